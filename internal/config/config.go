@@ -1,0 +1,74 @@
+// Package config holds every tunable of ctxkeep, its default, and where the
+// effective value came from: the built-in default, the user's config file,
+// the project's file, or an environment variable (highest wins, in that
+// order).
+//
+// Every setting is declared once in the table in settings.go; loading,
+// validation, `ctxkeep config` and the docs all read that table.
+package config
+
+import (
+	"time"
+)
+
+// Config is the effective configuration.
+type Config struct {
+	// Disable turns every hook into a silent pass-through.
+	Disable bool
+
+	// Threshold is the size in characters above which a tool's output is
+	// swapped out of the context, by tool name; "default" covers the rest.
+	Threshold map[string]int
+
+	Retention Retention
+	Limits    Limits
+	View      View
+	Restore   Restore
+
+	// Deadline bounds each hook event's handler, by event name; "default"
+	// covers the rest. A handler past its deadline is abandoned (fail open).
+	Deadline map[string]time.Duration
+}
+
+// Retention says how long unpinned stored outputs are kept.
+type Retention struct {
+	Default        time.Duration
+	Retrieved      time.Duration // once retrieved at least once
+	NeverRetrieved time.Duration // if never retrieved
+}
+
+// Limits bound what the store and the hook accept.
+type Limits struct {
+	EntriesPerSession int
+	TotalBytes        int64 // the store's size limit; prune starts past it
+	MaxOutputBytes    int64 // the largest single output stored
+	HookInputBytes    int64 // the largest hook payload read from stdin
+}
+
+// View shapes what the model sees in place of a large output.
+type View struct {
+	Budget        int // characters
+	SummaryLength int // characters
+	KeyPatterns   int // lines
+}
+
+// Restore shapes what is injected after compaction.
+type Restore struct {
+	Budget int // characters
+}
+
+// ThresholdFor returns the swap threshold of a tool.
+func (c *Config) ThresholdFor(tool string) int {
+	if n, ok := c.Threshold[tool]; ok {
+		return n
+	}
+	return c.Threshold["default"]
+}
+
+// DeadlineFor returns the handler deadline of a hook event.
+func (c *Config) DeadlineFor(event string) time.Duration {
+	if d, ok := c.Deadline[event]; ok {
+		return d
+	}
+	return c.Deadline["default"]
+}

@@ -1,0 +1,305 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// ProjectFileName is the optional per-project config file, in the project root.
+const ProjectFileName = ".ctxkeep.toml"
+
+// Files are the config files to read; an empty path or a missing file is skipped.
+type Files struct {
+	User    string
+	Project string
+}
+
+// Source says where an effective value came from.
+type Source struct {
+	Kind  string `json:"kind"`            // "default", "user", "project" or "env"
+	Where string `json:"where,omitempty"` // the file or the variable
+}
+
+func (s Source) String() string {
+	if s.Where == "" {
+		return s.Kind
+	}
+	return s.Kind + " " + s.Where
+}
+
+// Value is one effective setting, for `ctxkeep config`.
+type Value struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source Source `json:"source"`
+	Doc    string `json:"doc"`
+}
+
+// Error is a bad config value or key; it names the key and where it came from.
+type Error struct {
+	Key    string
+	Source Source
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("config: %s (%s): %s", e.Key, e.Source, e.Msg)
+}
+
+// entry is a value on its way to the Config.
+type entry struct {
+	v      int64
+	text   string
+	source Source
+}
+
+// Default returns the built-in configuration.
+func Default() *Config {
+	c, _, err := Load(Files{}, nil)
+	if err != nil {
+		panic("config: bad built-in default: " + err.Error())
+	}
+	return c
+}
+
+// Load builds the effective configuration: defaults, then the user file,
+// then the project file, then CTXKEEP_* variables from environ.
+func Load(files Files, environ []string) (*Config, []Value, error) {
+	l := loader{vals: map[string]entry{}}
+	if err := l.defaults(); err != nil {
+		return nil, nil, err
+	}
+	for _, f := range []struct{ kind, path string }{{"user", files.User}, {"project", files.Project}} {
+		if err := l.file(f.kind, f.path); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := l.env(environ); err != nil {
+		return nil, nil, err
+	}
+	return l.build()
+}
+
+type loader struct {
+	vals map[string]entry // by dotted key
+}
+
+func (l *loader) defaults() error {
+	src := Source{Kind: "default"}
+	for _, s := range settings {
+		if err := l.set(s.key, s.def, src); err != nil {
+			return err
+		}
+	}
+	for _, sec := range sections {
+		for _, kv := range sec.defaults {
+			if err := l.set(sec.name+"."+kv[0], kv[1], src); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (l *loader) file(kind, path string) error {
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return fmt.Errorf("config: %s: %w", path, err)
+	}
+	src := Source{Kind: kind, Where: path}
+	return l.table("", doc, src)
+}
+
+// table walks a decoded TOML table, setting each leaf by its dotted key.
+func (l *loader) table(prefix string, t map[string]any, src Source) error {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // report the first bad key deterministically
+	for _, k := range keys {
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		if sub, ok := t[k].(map[string]any); ok {
+			if err := l.table(key, sub, src); err != nil {
+				return err
+			}
+			continue
+		}
+		text, err := tomlText(t[k])
+		if err != nil {
+			return &Error{Key: key, Source: src, Msg: err.Error()}
+		}
+		if err := l.set(key, text, src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tomlText turns a TOML leaf back into the text form every source shares.
+func tomlText(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case bool:
+		return strconv.FormatBool(v), nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
+	default:
+		return "", fmt.Errorf("want a number, a boolean or a string, got %T", v)
+	}
+}
+
+const envPrefix = "CTXKEEP_"
+
+// env applies CTXKEEP_<SECTION>_<KEY> variables. Variables that name no
+// setting are left alone: CTXKEEP_HOME and friends are not settings.
+func (l *loader) env(environ []string) error {
+	for _, kv := range environ {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || val == "" || !strings.HasPrefix(name, envPrefix) {
+			continue
+		}
+		key := l.envKey(strings.TrimPrefix(name, envPrefix))
+		if key == "" {
+			continue
+		}
+		if err := l.set(key, val, Source{Kind: "env", Where: name}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// envKey maps RETENTION_NEVER_RETRIEVED to retention.never_retrieved and
+// THRESHOLD_BASH to threshold.Bash (section keys match case-insensitively
+// the keys already known, else are taken as written).
+func (l *loader) envKey(rest string) string {
+	for _, s := range settings {
+		if strings.EqualFold(strings.ReplaceAll(s.key, ".", "_"), rest) {
+			return s.key
+		}
+	}
+	for _, sec := range sections {
+		name, ok := cutPrefixFold(rest, sec.name+"_")
+		if !ok || name == "" {
+			continue
+		}
+		for k := range l.vals {
+			if known, ok := strings.CutPrefix(k, sec.name+"."); ok && strings.EqualFold(known, name) {
+				return k
+			}
+		}
+		for _, k := range sec.keys {
+			if strings.EqualFold(k, name) {
+				return sec.name + "." + k
+			}
+		}
+		return sec.name + "." + name
+	}
+	return ""
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
+}
+
+// set parses one value for a dotted key and records where it came from.
+func (l *loader) set(key, text string, src Source) error {
+	k, min, max, err := lookup(key)
+	if err != nil {
+		return &Error{Key: key, Source: src, Msg: err.Error()}
+	}
+	v, err := parse(k, text)
+	if err == nil && (v < min || v > max) {
+		err = fmt.Errorf("%s is out of range [%s, %s]", text, format(k, min), format(k, max))
+	}
+	if err != nil {
+		return &Error{Key: key, Source: src, Msg: err.Error()}
+	}
+	l.vals[key] = entry{v: v, text: format(k, v), source: src}
+	return nil
+}
+
+// lookup finds the kind and bounds of a dotted key.
+func lookup(key string) (kind, int64, int64, error) {
+	for _, s := range settings {
+		if s.key == key {
+			return s.kind, s.min, s.max, nil
+		}
+	}
+	name, rest, ok := strings.Cut(key, ".")
+	for _, sec := range sections {
+		if sec.name != name {
+			continue
+		}
+		if !ok || rest == "" || strings.Contains(rest, ".") {
+			break
+		}
+		if sec.keys != nil && !contains(sec.keys, rest) {
+			return 0, 0, 0, fmt.Errorf("unknown key; %s takes %s", sec.name, strings.Join(sec.keys, ", "))
+		}
+		return sec.kind, sec.min, sec.max, nil
+	}
+	return 0, 0, 0, fmt.Errorf("unknown key (see `ctxkeep config` for the list)")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// build applies the collected values to a Config, in a stable order.
+func (l *loader) build() (*Config, []Value, error) {
+	c := &Config{}
+	var out []Value
+	for _, s := range settings {
+		e := l.vals[s.key]
+		s.apply(c, e.v)
+		out = append(out, Value{Key: s.key, Value: e.text, Source: e.source, Doc: s.doc})
+	}
+	for _, sec := range sections {
+		var keys []string
+		for k := range l.vals {
+			if rest, ok := strings.CutPrefix(k, sec.name+"."); ok {
+				keys = append(keys, rest)
+			}
+		}
+		sort.Slice(keys, func(i, j int) bool { // "default" first, then by name
+			return keys[i] == "default" || (keys[j] != "default" && keys[i] < keys[j])
+		})
+		for _, k := range keys {
+			e := l.vals[sec.name+"."+k]
+			sec.apply(c, k, e.v)
+			out = append(out, Value{Key: sec.name + "." + k, Value: e.text, Source: e.source, Doc: sec.doc})
+		}
+	}
+	return c, out, nil
+}

@@ -1,0 +1,114 @@
+package config
+
+import (
+	"time"
+)
+
+// kind is how a setting's text is read. Every value is held as an int64:
+// bool as 0/1, sizes in characters or bytes, durations in nanoseconds.
+type kind int
+
+const (
+	boolKind     kind = iota
+	countKind         // a whole number: characters, lines, entries
+	bytesKind         // a size: 1048576, "250MB", "16MiB"
+	durationKind      // "24h", "500ms"
+)
+
+// setting is one named scalar key, e.g. "retention.default".
+type setting struct {
+	key      string
+	kind     kind
+	def      string
+	min, max int64
+	doc      string
+	apply    func(c *Config, v int64)
+}
+
+// section is a table whose keys the user names: tools, hook events.
+type section struct {
+	name     string
+	kind     kind
+	defaults [][2]string
+	min, max int64
+	keys     []string // when set, the only keys allowed (typo guard)
+	doc      string
+	apply    func(c *Config, key string, v int64)
+}
+
+const (
+	kb = 1000
+	mb = 1000 * kb
+	gb = 1000 * mb
+)
+
+var settings = []setting{
+	{key: "disable", kind: boolKind, def: "false", max: 1,
+		doc:   "turn every hook into a silent pass-through (also CTXKEEP_DISABLE=1)",
+		apply: func(c *Config, v int64) { c.Disable = v != 0 }},
+
+	{key: "retention.default", kind: durationKind, def: "24h", min: int64(time.Minute), max: int64(10 * 365 * 24 * time.Hour),
+		doc:   "how long an unpinned stored output is kept",
+		apply: func(c *Config, v int64) { c.Retention.Default = time.Duration(v) }},
+	{key: "retention.retrieved", kind: durationKind, def: "48h", min: int64(time.Minute), max: int64(10 * 365 * 24 * time.Hour),
+		doc:   "how long an output retrieved at least once is kept",
+		apply: func(c *Config, v int64) { c.Retention.Retrieved = time.Duration(v) }},
+	{key: "retention.never_retrieved", kind: durationKind, def: "6h", min: int64(time.Minute), max: int64(10 * 365 * 24 * time.Hour),
+		doc:   "how long an output never retrieved is kept",
+		apply: func(c *Config, v int64) { c.Retention.NeverRetrieved = time.Duration(v) }},
+
+	{key: "limits.entries_per_session", kind: countKind, def: "2000", min: 1, max: 1 << 30,
+		doc:   "stored outputs per session before the oldest unpinned ones go",
+		apply: func(c *Config, v int64) { c.Limits.EntriesPerSession = int(v) }},
+	{key: "limits.total_bytes", kind: bytesKind, def: "250MB", min: 1 * mb, max: 1 << 50,
+		doc:   "size of the store past which prune runs by itself",
+		apply: func(c *Config, v int64) { c.Limits.TotalBytes = v }},
+	{key: "limits.max_output_bytes", kind: bytesKind, def: "64MB", min: 1 * kb, max: 1 << 40,
+		doc:   "largest single output stored; larger ones pass through untouched",
+		apply: func(c *Config, v int64) { c.Limits.MaxOutputBytes = v }},
+	{key: "limits.hook_input_bytes", kind: bytesKind, def: "16MiB", min: 64 * kb, max: 1 << 34,
+		doc:   "largest hook payload read from stdin; larger ones pass through",
+		apply: func(c *Config, v int64) { c.Limits.HookInputBytes = v }},
+
+	{key: "view.budget", kind: countKind, def: "2500", min: 200, max: 100_000,
+		doc:   "characters of the view the model sees in place of a large output",
+		apply: func(c *Config, v int64) { c.View.Budget = int(v) }},
+	{key: "view.summary_length", kind: countKind, def: "500", min: 0, max: 100_000,
+		doc:   "characters of the summary inside a view",
+		apply: func(c *Config, v int64) { c.View.SummaryLength = int(v) }},
+	{key: "view.key_patterns", kind: countKind, def: "10", min: 0, max: 1000,
+		doc:   "key lines (errors, failures) a view shows before counting the rest",
+		apply: func(c *Config, v int64) { c.View.KeyPatterns = int(v) }},
+
+	{key: "restore.budget", kind: countKind, def: "9500", min: 500, max: 1_000_000,
+		doc:   "characters injected after compaction (the client inlines up to 10000)",
+		apply: func(c *Config, v int64) { c.Restore.Budget = int(v) }},
+}
+
+// HookEvents are the Claude Code events ctxkeep handles.
+var HookEvents = []string{
+	"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+	"PostToolUseFailure", "PreCompact", "Stop", "SubagentStop", "SessionEnd",
+}
+
+var sections = []section{
+	{name: "threshold", kind: countKind, min: 1, max: 1 << 40,
+		defaults: [][2]string{{"default", "4096"}, {"Read", "8192"}, {"Grep", "4096"}, {"Bash", "6144"}, {"Glob", "2048"}},
+		doc:      "characters above which a tool's output is swapped out, by tool name",
+		apply: func(c *Config, key string, v int64) {
+			if c.Threshold == nil {
+				c.Threshold = map[string]int{}
+			}
+			c.Threshold[key] = int(v)
+		}},
+	{name: "deadline", kind: durationKind, min: int64(10 * time.Millisecond), max: int64(10 * time.Minute),
+		defaults: [][2]string{{"default", "2s"}, {"PostToolUse", "5s"}, {"SessionStart", "5s"}, {"Stop", "10s"}, {"PreCompact", "30s"}, {"SessionEnd", "1s"}},
+		keys:     append([]string{"default"}, HookEvents...),
+		doc:      "how long a hook event's handler may run before ctxkeep gives up (fail open)",
+		apply: func(c *Config, key string, v int64) {
+			if c.Deadline == nil {
+				c.Deadline = map[string]time.Duration{}
+			}
+			c.Deadline[key] = time.Duration(v)
+		}},
+}

@@ -1,0 +1,85 @@
+// Package fsx is the one place that knows how to make a file durable:
+// write to a temporary file in the target's folder, fsync it, rename it over
+// the target, and fsync the folder so the rename itself survives a crash.
+//
+// Everything that must not be lost or torn (blobs, settings.json, backups,
+// rewritten transcripts) goes through WriteFileAtomic.
+package fsx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// DirPerm and FilePerm are the modes of everything ctxkeep creates under its
+// own data folders: private to the user.
+const (
+	DirPerm  os.FileMode = 0o700
+	FilePerm os.FileMode = 0o600
+)
+
+// WriteFileAtomic replaces path with data so that a reader (or a crash) sees
+// either the old content or the new one, never a mix. The parent folder must
+// exist.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return WriteAtomic(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic is WriteFileAtomic for content produced by a writer function,
+// so large content can be streamed (compressed blobs) rather than buffered.
+func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return SyncDir(dir)
+}
+
+// SyncDir fsyncs a folder so that entries created, renamed or removed in it
+// are durable.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// MkdirPrivate creates dir and its missing parents with DirPerm. An existing
+// folder is left as it is.
+func MkdirPrivate(dir string) error {
+	return os.MkdirAll(dir, DirPerm)
+}

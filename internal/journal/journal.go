@@ -1,0 +1,157 @@
+// Package journal records hook events cheaply: one JSON line appended per
+// event to a per-session file, with a single write(2) on a file opened
+// O_APPEND. On Linux such a write lands whole and never interleaves with
+// another process's, so sixteen hooks firing at once need no lock and no
+// database transaction. A later CLI call, Stop or PreCompact moves the new
+// lines into the index (see sqlite.IngestJournals), reading from a byte
+// cursor.
+package journal
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+)
+
+// Outcomes of a hook call.
+const (
+	OK       = "ok"       // handled
+	Failed   = "error"    // an internal error; the hook failed open
+	Panicked = "panic"    // a recovered panic; the hook failed open
+	TimedOut = "timeout"  // the handler blew its deadline; the hook failed open
+	TooLarge = "oversize" // the payload was over limits.hook_input_bytes
+)
+
+// Record is one hook event as ctxkeep saw it.
+type Record struct {
+	Time       time.Time `json:"t"`
+	Event      string    `json:"ev"`
+	Tool       string    `json:"tool,omitempty"`
+	Agent      string    `json:"agent,omitempty"` // set inside subagents
+	Bytes      int64     `json:"bytes"`           // payload size
+	Micros     int64     `json:"us"`              // process start to reply
+	Outcome    string    `json:"out"`
+	Client     string    `json:"client,omitempty"` // Claude Code version, from AI_AGENT
+	Cwd        string    `json:"cwd,omitempty"`
+	Transcript string    `json:"transcript,omitempty"`
+}
+
+// ValidSessionID reports whether id is safe to use as a file name: the
+// client's ids are UUIDs; anything with a path separator, a leading dot or
+// odd characters is refused, so hook input can never name a path outside
+// ctxkeep's folders.
+func ValidSessionID(id string) error {
+	if id == "" || len(id) > 128 || id[0] == '.' || id[0] == '-' {
+		return fmt.Errorf("invalid session id %q", id)
+	}
+	for _, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
+		if !ok {
+			return fmt.Errorf("invalid session id %q", id)
+		}
+	}
+	if strings.Contains(id, "..") {
+		return fmt.Errorf("invalid session id %q", id)
+	}
+	return nil
+}
+
+const ext = ".jsonl"
+
+// Path is the journal file of a session.
+func Path(dir, session string) (string, error) {
+	if err := ValidSessionID(session); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, session+ext), nil
+}
+
+// Append adds one record to a session's journal with a single write.
+func Append(dir, session string, r Record) error {
+	path, err := Path(dir, session)
+	if err != nil {
+		return err
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = fsx.MkdirPrivate(dir); err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(line)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}
+
+// Sessions lists the sessions that have a journal.
+func Sessions(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ext)
+		if ok && e.Type().IsRegular() && ValidSessionID(id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// Read calls fn for each complete line of the journal at path from byte
+// offset on, and returns the offset after the last complete line: a line
+// still being written is left for the next call. Lines that do not decode
+// are counted in bad and skipped.
+func Read(path string, offset int64, fn func(Record) error) (next int64, bad int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return offset, 0, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return offset, 0, err
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	next = offset
+	for {
+		line, err := br.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return next, bad, nil // an unterminated tail waits for its newline
+		}
+		if err != nil {
+			return next, bad, err
+		}
+		next += int64(len(line))
+		var r Record
+		if json.Unmarshal(line, &r) != nil || r.Event == "" {
+			bad++
+			continue
+		}
+		if err := fn(r); err != nil {
+			return next - int64(len(line)), bad, err
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep/internal/journal"
+)
+
+var ctx = context.Background()
+
+func newDB(t *testing.T) *DB {
+	t.Helper()
+	db, err := OpenMigrate(ctx, filepath.Join(t.TempDir(), "data", "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestMigrateAndOpen(t *testing.T) {
+	db := newDB(t)
+	v, err := db.SchemaVersion(ctx)
+	if err != nil || v != latestVersion() || v < 1 {
+		t.Fatalf("version %d, %v", v, err)
+	}
+	st, _ := os.Stat(db.Path())
+	dir, _ := os.Stat(filepath.Dir(db.Path()))
+	if st.Mode().Perm() != 0o600 || dir.Mode().Perm() != 0o700 {
+		t.Errorf("modes: db %v dir %v", st.Mode().Perm(), dir.Mode().Perm())
+	}
+	var mode string
+	db.sql.QueryRow("PRAGMA journal_mode").Scan(&mode)
+	if mode != "wal" {
+		t.Errorf("journal_mode = %s", mode)
+	}
+	if err := db.QuickCheck(ctx); err != nil {
+		t.Error(err)
+	}
+	// Migrating again is a no-op; Open accepts the file.
+	db2, err := OpenMigrate(ctx, db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db2.Close()
+	db3, err := Open(db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db3.Close()
+}
+
+func TestOpenNeverCreatesOrMigrates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	if _, err := Open(path); !errors.Is(err, ErrSchema) {
+		t.Fatalf("missing db: err = %v", err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("Open created the database")
+	}
+	os.WriteFile(path, nil, 0o600) // an empty file is a database at version 0
+	if _, err := Open(path); !errors.Is(err, ErrSchema) {
+		t.Fatalf("unmigrated db: err = %v", err)
+	}
+}
+
+func TestFTS5Available(t *testing.T) {
+	db := newDB(t)
+	if _, err := db.sql.Exec(`CREATE VIRTUAL TABLE t USING fts5(body); INSERT INTO t VALUES ('panic: runtime error'), ('all tests passed')`); err != nil {
+		t.Fatal(err)
+	}
+	var body string
+	if err := db.sql.QueryRow(`SELECT body FROM t WHERE t MATCH 'panic' ORDER BY bm25(t)`).Scan(&body); err != nil || body != "panic: runtime error" {
+		t.Fatalf("fts5 match: %q %v", body, err)
+	}
+}
+
+func TestBlobRows(t *testing.T) {
+	db := newDB(t)
+	info := blob.Info{Hash: blob.Sum([]byte("x")), Size: 1, Stored: 10}
+	for range 2 {
+		if err := db.AddBlob(ctx, info, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, ok, err := db.Blob(ctx, info.Hash)
+	if err != nil || !ok || got != info {
+		t.Fatalf("Blob = %+v %v %v", got, ok, err)
+	}
+	hs, _ := db.BlobHashes(ctx)
+	if len(hs) != 1 {
+		t.Fatalf("hashes = %v", hs)
+	}
+	db.RemoveBlobRow(ctx, info.Hash)
+	if _, ok, _ := db.Blob(ctx, info.Hash); ok {
+		t.Fatal("row still there")
+	}
+}
+
+func TestIngestExactlyOnceUnderConcurrency(t *testing.T) {
+	db := newDB(t)
+	jdir := filepath.Join(t.TempDir(), "journal")
+	t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	var wg sync.WaitGroup
+	// Writers append while four ingesters race each other.
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 250 {
+				journal.Append(jdir, fmt.Sprintf("s%d", w%2), journal.Record{
+					Time: t0.Add(time.Duration(i) * time.Second), Event: "PostToolUse", Tool: "Bash",
+					Bytes: 100, Micros: int64(i), Outcome: journal.OK, Client: "2.1.330", Cwd: "/p",
+				})
+			}
+		}()
+	}
+	errs := make(chan error, 100)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				if _, err := db.IngestJournals(ctx, jdir, ""); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if _, err := db.IngestJournals(ctx, jdir, ""); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	db.sql.QueryRow(`SELECT count(*) FROM events`).Scan(&n)
+	if n != 1000 {
+		t.Fatalf("events = %d, want 1000", n)
+	}
+	stats, err := db.Stats(ctx, "s0")
+	if err != nil || len(stats) != 1 {
+		t.Fatalf("stats: %v %v", stats, err)
+	}
+	s := stats[0]
+	if s.Events != 500 || s.Client != "2.1.330" || s.Cwd != "/p" || s.PayloadBytes != 50000 || !s.FirstSeen.Equal(t0) || !s.LastSeen.Equal(t0.Add(249*time.Second)) {
+		t.Errorf("session stats = %+v", s)
+	}
+	if len(s.ByTool) != 1 || s.ByTool[0].Count != 500 || s.ByEvent[0].P50us != 124 || s.ByEvent[0].MaxUs != 249 {
+		t.Errorf("breakdown = %+v %+v", s.ByTool, s.ByEvent)
+	}
+}
+
+func TestIngestMissingSessionIsEmpty(t *testing.T) {
+	db := newDB(t)
+	res, err := db.IngestJournals(ctx, t.TempDir(), "nosuch")
+	if err != nil || res.Events != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if _, err := db.IngestJournals(ctx, t.TempDir(), "../x"); err == nil {
+		t.Fatal("accepted a traversal session id")
+	}
+}
+
+func TestStatsFailuresAndPercentiles(t *testing.T) {
+	db := newDB(t)
+	jdir := t.TempDir()
+	for i, out := range []string{journal.OK, journal.OK, journal.Panicked, journal.TimedOut} {
+		journal.Append(jdir, "s", journal.Record{Time: time.Now(), Event: "Stop", Micros: int64(i * 10), Outcome: out})
+	}
+	db.IngestJournals(ctx, jdir, "s")
+	stats, _ := db.Stats(ctx, "")
+	if len(stats) != 1 || stats[0].Failures != 2 || stats[0].ByEvent[0].P95us != 30 || stats[0].ByEvent[0].P50us != 10 {
+		t.Fatalf("%+v", stats)
+	}
+}

@@ -1,0 +1,181 @@
+package sqlite
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/journal"
+)
+
+// SessionStats summarises the hook events of one session.
+type SessionStats struct {
+	ID           string       `json:"session_id"`
+	FirstSeen    time.Time    `json:"first_seen"`
+	LastSeen     time.Time    `json:"last_seen"`
+	Cwd          string       `json:"cwd,omitempty"`
+	Transcript   string       `json:"transcript_path,omitempty"`
+	Client       string       `json:"client_version,omitempty"`
+	Events       int          `json:"events"`
+	Failures     int          `json:"failures"` // hook calls that failed open
+	PayloadBytes int64        `json:"payload_bytes"`
+	ByEvent      []EventStats `json:"by_event"`
+	ByTool       []ToolStats  `json:"by_tool"`
+}
+
+// EventStats summarises one hook event type.
+type EventStats struct {
+	Event    string `json:"event"`
+	Count    int    `json:"count"`
+	Failures int    `json:"failures"`
+	Bytes    int64  `json:"payload_bytes"`
+	P50us    int64  `json:"p50_us"`
+	P95us    int64  `json:"p95_us"`
+	MaxUs    int64  `json:"max_us"`
+}
+
+// ToolStats summarises the tool events (Pre/PostToolUse…) of one tool.
+type ToolStats struct {
+	Tool  string `json:"tool"`
+	Count int    `json:"count"`
+	Bytes int64  `json:"payload_bytes"`
+}
+
+// Stats returns per-session summaries, most recent first; session filters
+// to one session when not empty.
+func (db *DB) Stats(ctx context.Context, session string) ([]SessionStats, error) {
+	byID, err := db.sessions(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	q := `SELECT session_id, event, tool, payload_bytes, duration_us, outcome FROM events`
+	var args []any
+	if session != "" {
+		q += ` WHERE session_id = ?`
+		args = append(args, session)
+	}
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	acc := map[string]*accumulator{}
+	for rows.Next() {
+		var id, event, tool, outcome string
+		var bytes, us int64
+		if err := rows.Scan(&id, &event, &tool, &bytes, &us, &outcome); err != nil {
+			return nil, err
+		}
+		a := acc[id]
+		if a == nil {
+			a = newAccumulator()
+			acc[id] = a
+		}
+		a.add(event, tool, bytes, us, outcome != journal.OK)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []SessionStats
+	for id, a := range acc {
+		s := byID[id]
+		s.ID = id
+		a.fill(&s)
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].LastSeen.Equal(out[j].LastSeen) {
+			return out[i].LastSeen.After(out[j].LastSeen)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+func (db *DB) sessions(ctx context.Context, session string) (map[string]SessionStats, error) {
+	q := `SELECT id, first_seen, last_seen, cwd, transcript_path, client_version FROM sessions`
+	var args []any
+	if session != "" {
+		q += ` WHERE id = ?`
+		args = append(args, session)
+	}
+	rows, err := db.sql.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]SessionStats{}
+	for rows.Next() {
+		var s SessionStats
+		var first, last int64
+		if err := rows.Scan(&s.ID, &first, &last, &s.Cwd, &s.Transcript, &s.Client); err != nil {
+			return nil, err
+		}
+		s.FirstSeen, s.LastSeen = time.UnixMilli(first).UTC(), time.UnixMilli(last).UTC()
+		out[s.ID] = s
+	}
+	return out, rows.Err()
+}
+
+type accumulator struct {
+	events    map[string]*EventStats
+	durations map[string][]int64
+	tools     map[string]*ToolStats
+}
+
+func newAccumulator() *accumulator {
+	return &accumulator{events: map[string]*EventStats{}, durations: map[string][]int64{}, tools: map[string]*ToolStats{}}
+}
+
+func (a *accumulator) add(event, tool string, bytes, us int64, failed bool) {
+	e := a.events[event]
+	if e == nil {
+		e = &EventStats{Event: event}
+		a.events[event] = e
+	}
+	e.Count++
+	e.Bytes += bytes
+	if failed {
+		e.Failures++
+	}
+	a.durations[event] = append(a.durations[event], us)
+	if tool != "" {
+		t := a.tools[tool]
+		if t == nil {
+			t = &ToolStats{Tool: tool}
+			a.tools[tool] = t
+		}
+		t.Count++
+		t.Bytes += bytes
+	}
+}
+
+func (a *accumulator) fill(s *SessionStats) {
+	for name, e := range a.events {
+		d := a.durations[name]
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		e.P50us, e.P95us, e.MaxUs = percentile(d, 50), percentile(d, 95), d[len(d)-1]
+		s.Events += e.Count
+		s.Failures += e.Failures
+		s.PayloadBytes += e.Bytes
+		s.ByEvent = append(s.ByEvent, *e)
+	}
+	sort.Slice(s.ByEvent, func(i, j int) bool {
+		return s.ByEvent[i].Count > s.ByEvent[j].Count || s.ByEvent[i].Count == s.ByEvent[j].Count && s.ByEvent[i].Event < s.ByEvent[j].Event
+	})
+	for _, t := range a.tools {
+		s.ByTool = append(s.ByTool, *t)
+	}
+	sort.Slice(s.ByTool, func(i, j int) bool {
+		return s.ByTool[i].Count > s.ByTool[j].Count || s.ByTool[i].Count == s.ByTool[j].Count && s.ByTool[i].Tool < s.ByTool[j].Tool
+	})
+}
+
+// percentile of sorted values, nearest rank.
+func percentile(sorted []int64, p int) int64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := (len(sorted)*p + 99) / 100
+	return sorted[max(i-1, 0)]
+}
