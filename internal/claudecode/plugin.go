@@ -1,0 +1,96 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+)
+
+const pluginName = "ctxkeep"
+
+type pluginManifest struct {
+	Name        string `json:"name"`
+	Version     string `json:"version,omitempty"`
+	Description string `json:"description"`
+}
+
+type pluginHooks struct {
+	Description string          `json:"description"`
+	Hooks       json.RawMessage `json:"hooks"`
+}
+
+// WritePlugin lays out in dir a Claude Code plugin that registers reg, for
+// loading ctxkeep with --plugin-dir rather than through settings: the
+// manifest .claude-plugin/plugin.json and hooks/hooks.json. It returns the
+// files it wrote. It refuses a folder holding files of another plugin, but
+// rewrites its own, so it can be run again after an upgrade.
+func WritePlugin(dir string, reg Registration, version string) ([]string, error) {
+	p, err := newPlan(reg)
+	if err != nil {
+		return nil, err
+	}
+	manifestPath := filepath.Join(dir, ".claude-plugin", "plugin.json")
+	hooksPath := filepath.Join(dir, "hooks", "hooks.json")
+	if err := checkPluginIsOurs(manifestPath, hooksPath); err != nil {
+		return nil, err
+	}
+
+	hooks, _ := p.editHooks(nil)
+	// The manifest goes first: it is what marks the folder as ctxkeep's.
+	files := []struct {
+		path string
+		doc  any
+	}{
+		{manifestPath, pluginManifest{
+			Name:        pluginName,
+			Version:     version,
+			Description: "Keeps Claude Code's context lean and makes compaction lossless",
+		}},
+		{hooksPath, pluginHooks{Description: "ctxkeep's hook handlers", Hooks: hooks.marshal()}},
+	}
+	var written []string
+	for _, f := range files {
+		if err := writeJSONFile(f.path, f.doc); err != nil {
+			return written, err
+		}
+		written = append(written, f.path)
+	}
+	return written, nil
+}
+
+func writeJSONFile(path string, doc any) error {
+	data, err := format(encode(doc), false)
+	if err != nil {
+		return err
+	}
+	if err := fsx.MkdirPrivate(filepath.Dir(path)); err != nil {
+		return err
+	}
+	return fsx.WriteFileAtomic(path, data, fsx.FilePerm)
+}
+
+// checkPluginIsOurs refuses a folder where ctxkeep would overwrite files it
+// did not write: a manifest that names another plugin, or hook definitions
+// without ctxkeep's manifest.
+func checkPluginIsOurs(manifestPath, hooksPath string) error {
+	data, err := os.ReadFile(manifestPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if exists(hooksPath) {
+			return fmt.Errorf("%s exists but is not ctxkeep's: not overwriting it", hooksPath)
+		}
+		return nil
+	case err != nil:
+		return err
+	}
+	var m pluginManifest
+	if json.Unmarshal(data, &m) != nil || m.Name != pluginName {
+		return fmt.Errorf("%s is not ctxkeep's plugin manifest: not overwriting it", manifestPath)
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+package claudecode
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+)
+
+// Scope names one of the settings files Claude Code merges; hooks from all
+// of them run.
+type Scope int
+
+const (
+	User    Scope = iota // every project of this user
+	Project              // this project, for everyone who clones it
+	Local                // this project, this user only (not committed)
+)
+
+var scopeNames = [...]string{User: "user", Project: "project", Local: "local"}
+
+func (s Scope) String() string {
+	if s < 0 || int(s) >= len(scopeNames) {
+		return fmt.Sprintf("Scope(%d)", int(s))
+	}
+	return scopeNames[s]
+}
+
+// ParseScope turns "user", "project" or "local" into a Scope.
+func ParseScope(name string) (Scope, error) {
+	i := slices.Index(scopeNames[:], name)
+	if i < 0 {
+		return 0, fmt.Errorf("unknown scope %q (want user, project or local)", name)
+	}
+	return Scope(i), nil
+}
+
+// SettingsPath returns the settings file of scope. User settings live in
+// claudeConfigDir (the CLAUDE_CONFIG_DIR environment variable) when it is
+// set, else in home/.claude; the other scopes live in projectDir/.claude.
+// An unknown scope is a bug in the caller, and panics.
+func SettingsPath(scope Scope, home, projectDir, claudeConfigDir string) string {
+	switch scope {
+	case User:
+		if claudeConfigDir != "" {
+			return filepath.Join(claudeConfigDir, "settings.json")
+		}
+		return filepath.Join(home, ".claude", "settings.json")
+	case Project:
+		return filepath.Join(projectDir, ".claude", "settings.json")
+	case Local:
+		return filepath.Join(projectDir, ".claude", "settings.local.json")
+	}
+	panic(fmt.Sprintf("claudecode: SettingsPath of unknown %v", scope))
+}

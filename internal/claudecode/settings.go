@@ -1,0 +1,73 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// settings is a parsed settings file: its top-level members and the hooks
+// object among them, whose events are all arrays, each named once.
+type settings struct {
+	top   object
+	hooks object // nil when there is no "hooks"
+}
+
+// parseSettings parses a settings file's content, or explains, wrapping
+// ErrMalformed, why it is not one ctxkeep can edit safely. Empty content is
+// an empty object, as for a missing file.
+func parseSettings(data []byte) (settings, error) {
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 { // JSON's spaces only
+		return settings{top: object{}}, nil
+	}
+	if err := checkSyntax(data); err != nil {
+		return settings{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	top, err := parseObject(data)
+	if err != nil {
+		return settings{}, fmt.Errorf("%w: the top level is %v", ErrMalformed, err)
+	}
+	// Of repeated keys, a JSON parser keeps one (JSON.parse: the last).
+	// Editing that one could bring another back to life, and the user
+	// surely did not mean to have two, so ctxkeep asks them to fix it.
+	if top.count("hooks") > 1 {
+		return settings{}, fmt.Errorf("%w: \"hooks\" appears more than once", ErrMalformed)
+	}
+	raw := top.get("hooks")
+	if raw == nil {
+		return settings{top: top}, nil
+	}
+	hooks, err := parseObject(raw)
+	if err != nil {
+		return settings{}, fmt.Errorf("%w: \"hooks\" is %v", ErrMalformed, err)
+	}
+	for _, ev := range hooks {
+		if hooks.count(ev.name) > 1 {
+			return settings{}, fmt.Errorf("%w: \"hooks\".%q appears more than once", ErrMalformed, ev.name)
+		}
+		if _, err := parseArray(ev.value); err != nil {
+			return settings{}, fmt.Errorf("%w: \"hooks\".%q is %v", ErrMalformed, ev.name, err)
+		}
+	}
+	return settings{top: top, hooks: hooks}, nil
+}
+
+// format renders a settings document the way Claude Code writes one: two
+// spaces of indentation and a final newline. A file with CRLF line endings
+// keeps them.
+func format(doc json.RawMessage, crlf bool) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Indent(&b, doc, "", "  "); err != nil {
+		return nil, fmt.Errorf("claudecode: formatting settings: %w", err)
+	}
+	b.WriteByte('\n')
+	if crlf {
+		return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n")), nil
+	}
+	return b.Bytes(), nil
+}
+
+func usesCRLF(data []byte) bool {
+	i := bytes.IndexByte(data, '\n')
+	return i > 0 && data[i-1] == '\r'
+}

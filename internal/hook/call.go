@@ -1,0 +1,72 @@
+package hook
+
+import (
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/dirs"
+	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+)
+
+// Call is one hook invocation as handlers see it. Stores are opened lazily:
+// most events never touch the database.
+type Call struct {
+	Event   *Event
+	Payload []byte
+	Config  *config.Config
+	Dirs    dirs.Dirs
+	Env     Env
+
+	logf  func(format string, args ...any)
+	index *sqlite.DB
+}
+
+// Index opens the index database on first use. It never migrates: an index
+// that is missing or from another version fails the call (fail open) until
+// `ctxkeep install` or any CLI command migrates it.
+func (c *Call) Index() (*sqlite.DB, error) {
+	if c.index == nil {
+		db, err := sqlite.Open(c.Dirs.IndexDB())
+		if err != nil {
+			return nil, err
+		}
+		c.index = db
+	}
+	return c.index, nil
+}
+
+func (c *Call) close() {
+	if c.index != nil {
+		c.index.Close()
+	}
+}
+
+// record appends this call to the session's journal.
+func (c *Call) record(start time.Time, outcome string) error {
+	ev := c.Event
+	return journal.Append(c.Dirs.Journals(), ev.SessionID, journal.Record{
+		Time:       start.UTC(),
+		Event:      ev.HookEventName,
+		Tool:       ev.ToolName,
+		Agent:      ev.AgentID,
+		Bytes:      int64(len(c.Payload)),
+		Micros:     c.Env.Now().Sub(start).Microseconds(),
+		Outcome:    outcome,
+		Client:     ClientVersion(c.Env.Getenv("AI_AGENT")),
+		Cwd:        ev.Cwd,
+		Transcript: ev.TranscriptPath,
+	})
+}
+
+// ClientVersion reads the client's version from the AI_AGENT variable the
+// client sets for hooks ("claude-code_2-1-330_harness" → "2.1.330").
+func ClientVersion(aiAgent string) string {
+	rest, ok := strings.CutPrefix(aiAgent, "claude-code_")
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, "_")
+	return strings.ReplaceAll(v, "-", ".")
+}

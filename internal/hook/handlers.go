@@ -1,0 +1,37 @@
+package hook
+
+import (
+	"context"
+)
+
+// handlers routes each event ctxkeep registers for. Every call is recorded
+// in the journal by the dispatcher; the handlers here add the work their
+// event is the right moment for.
+var handlers = map[string]handler{
+	"SessionStart":       nothing,
+	"UserPromptSubmit":   nothing,
+	"PreToolUse":         nothing,
+	"PostToolUse":        nothing,
+	"PostToolUseFailure": nothing,
+	"PreCompact":         indexJournal,
+	"Stop":               indexJournal,
+	"SubagentStop":       nothing,
+	"SessionEnd":         indexJournal,
+}
+
+// nothing is the policy of an event that is only recorded (the dispatcher
+// journals every call).
+func nothing(context.Context, *Call) (*Reply, error) { return nil, nil }
+
+// indexJournal moves the session's new journal lines into the index. It
+// runs at the end of a turn (Stop), before compaction and at session end:
+// rare enough to pay for a transaction, often enough that `ctxkeep stats`
+// has little left to do.
+func indexJournal(ctx context.Context, c *Call) (*Reply, error) {
+	db, err := c.Index()
+	if err != nil {
+		return nil, err
+	}
+	_, err = db.IngestJournals(ctx, c.Dirs.Journals(), c.Event.SessionID)
+	return nil, err
+}

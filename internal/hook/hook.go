@@ -1,0 +1,190 @@
+// Package hook is what Claude Code spawns on every hook event: it reads one
+// JSON event from stdin, routes it on hook_event_name to that event's
+// handler under a deadline, and writes the handler's reply to stdout.
+//
+// It fails open. Bad input, an internal error, a panic or a blown deadline
+// end the same way: exit 0, empty stdout, one line in ctxkeep's log. The
+// agent is never blocked by a ctxkeep bug, only by a policy that decides to
+// block on purpose.
+//
+// Every call is recorded in the session's journal (session, event, tool,
+// payload size, duration, outcome) with one append, not a database
+// transaction; Stop, PreCompact and the CLI move journals into the index.
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/dirs"
+	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep/internal/logfile"
+)
+
+// Env is what a hook call takes from its process.
+type Env struct {
+	Getenv  func(string) string
+	Environ []string
+	Getwd   func() (string, error)
+	Now     func() time.Time
+}
+
+// handler runs one event's policy. A nil reply means no output.
+type handler func(ctx context.Context, c *Call) (*Reply, error)
+
+// Main runs one hook call and returns the process exit code: always 0.
+func Main(start time.Time, env Env, stdin io.Reader, stdout io.Writer) int {
+	run(start, env, stdin, stdout, handlers)
+	return 0
+}
+
+func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[string]handler) {
+	if truthy(env.Getenv("CTXKEEP_DISABLE")) {
+		return // the quick bypass: not even stdin is read
+	}
+	d, err := dirs.Resolve(env.Getenv)
+	if err != nil {
+		return // nowhere to log; stay silent
+	}
+	logf := func(format string, args ...any) {
+		logfile.Append(d.Log(), env.Now(), "hook: "+fmt.Sprintf(format, args...))
+	}
+	cfg, err := loadConfig(d, env)
+	if err != nil {
+		logf("%v; passing through", err)
+		return
+	}
+	if cfg.Disable {
+		return
+	}
+	payload, err := readCapped(stdin, cfg.Limits.HookInputBytes)
+	if err != nil {
+		logf("%v; passing through", err)
+		return
+	}
+	ev, err := decode(payload)
+	if err != nil {
+		logf("%v; passing through", err)
+		return
+	}
+	c := &Call{Event: ev, Payload: payload, Config: cfg, Dirs: d, Env: env, logf: logf}
+	defer c.close()
+
+	reply, outcome, err := dispatch(c, table)
+	if err != nil {
+		logf("%s session=%s: %s: %v", ev.HookEventName, ev.SessionID, outcome, err)
+	}
+	if err := c.record(start, outcome); err != nil {
+		logf("%s session=%s: journal: %v", ev.HookEventName, ev.SessionID, err)
+	}
+	if reply == nil || outcome != journal.OK {
+		return
+	}
+	out, err := reply.encode()
+	if err != nil {
+		logf("%s session=%s: encode reply: %v", ev.HookEventName, ev.SessionID, err)
+		return
+	}
+	stdout.Write(out)
+}
+
+// loadConfig reads the user's config, the project's (the client's
+// CLAUDE_PROJECT_DIR, else the hook's working directory, which is the
+// session's cwd) and CTXKEEP_* variables.
+func loadConfig(d dirs.Dirs, env Env) (*config.Config, error) {
+	project := env.Getenv("CLAUDE_PROJECT_DIR")
+	if project == "" {
+		project, _ = env.Getwd()
+	}
+	files := config.Files{User: d.ConfigFile()}
+	if project != "" {
+		files.Project = filepath.Join(project, config.ProjectFileName)
+	}
+	cfg, _, err := config.Load(files, env.Environ)
+	return cfg, err
+}
+
+// readCapped reads stdin up to limit bytes. A larger payload is refused
+// without reading the rest, so a 100 MB event costs at most limit bytes.
+func readCapped(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read stdin: %w", err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("payload over limits.hook_input_bytes (%d bytes)", limit)
+	}
+	return b, nil
+}
+
+func decode(payload []byte) (*Event, error) {
+	if len(strings.TrimSpace(string(payload))) == 0 {
+		return nil, errors.New("empty payload")
+	}
+	var ev Event
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return nil, fmt.Errorf("bad payload (%d bytes): %w", len(payload), err)
+	}
+	if ev.HookEventName == "" {
+		return nil, errors.New("payload has no hook_event_name")
+	}
+	if err := journal.ValidSessionID(ev.SessionID); err != nil {
+		return nil, fmt.Errorf("%s: %w", ev.HookEventName, err)
+	}
+	return &ev, nil
+}
+
+// dispatch runs the event's handler under the event's deadline, turning a
+// panic or a blown deadline into an outcome. Unknown events are recorded
+// and otherwise ignored.
+func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
+	h, ok := table[c.Event.HookEventName]
+	if !ok {
+		return nil, journal.OK, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.Config.DeadlineFor(c.Event.HookEventName))
+	defer cancel()
+	type result struct {
+		reply   *Reply
+		err     error
+		outcome string
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("%v\n%s", p, debug.Stack()), outcome: journal.Panicked}
+			}
+		}()
+		reply, err := h(ctx, c)
+		if err != nil {
+			done <- result{err: err, outcome: journal.Failed}
+			return
+		}
+		done <- result{reply: reply, outcome: journal.OK}
+	}()
+	select {
+	case r := <-done:
+		return r.reply, r.outcome, r.err
+	case <-ctx.Done():
+		// The handler goroutine is abandoned; the process exits under it.
+		// Everything it may be writing is atomic (blobs) or transactional.
+		return nil, journal.TimedOut, fmt.Errorf("deadline of %s passed", config.FormatDuration(c.Config.DeadlineFor(c.Event.HookEventName)))
+	}
+}
+
+func truthy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}

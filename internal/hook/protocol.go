@@ -1,0 +1,89 @@
+package hook
+
+import "encoding/json"
+
+// Event is a Claude Code hook payload (claude-code-hooks.md §2–3). One flat
+// struct serves every event: it is decoded once, and each handler reads the
+// fields its event carries. Tool inputs and outputs stay raw until a policy
+// needs them.
+type Event struct {
+	// Common to all events.
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+	PromptID       string `json:"prompt_id,omitempty"`
+	AgentID        string `json:"agent_id,omitempty"` // inside subagents
+	AgentType      string `json:"agent_type,omitempty"`
+
+	// SessionStart.
+	Source        string `json:"source,omitempty"` // startup, resume, clear, compact, fork
+	Model         string `json:"model,omitempty"`
+	ContextTokens int64  `json:"context_tokens,omitempty"` // on resume and fork
+
+	// UserPromptSubmit.
+	Prompt string `json:"prompt,omitempty"`
+
+	// PreToolUse, PostToolUse, PostToolUseFailure.
+	ToolName     string          `json:"tool_name,omitempty"`
+	ToolInput    json.RawMessage `json:"tool_input,omitempty"`
+	ToolResponse json.RawMessage `json:"tool_response,omitempty"` // PostToolUse
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	Error        string          `json:"error,omitempty"` // PostToolUseFailure
+	IsInterrupt  bool            `json:"is_interrupt,omitempty"`
+	DurationMs   int64           `json:"duration_ms,omitempty"`
+
+	// PreCompact.
+	Trigger            string  `json:"trigger,omitempty"` // manual, auto
+	CustomInstructions *string `json:"custom_instructions,omitempty"`
+
+	// Stop, SubagentStop.
+	StopHookActive       bool   `json:"stop_hook_active,omitempty"`
+	LastAssistantMessage string `json:"last_assistant_message,omitempty"`
+	AgentTranscriptPath  string `json:"agent_transcript_path,omitempty"`
+
+	// SessionEnd.
+	Reason string `json:"reason,omitempty"` // clear, logout, prompt_input_exit, other, …
+}
+
+// Reply is what a handler asks the client to do (§2 "Common JSON fields",
+// §4.1). A nil *Reply means "nothing": empty stdout, the client proceeds.
+type Reply struct {
+	Continue       *bool           `json:"continue,omitempty"`
+	StopReason     string          `json:"stopReason,omitempty"`
+	SuppressOutput bool            `json:"suppressOutput,omitempty"`
+	SystemMessage  string          `json:"systemMessage,omitempty"` // shown to the user only
+	Decision       string          `json:"decision,omitempty"`
+	Reason         string          `json:"reason,omitempty"`
+	Specific       *SpecificOutput `json:"hookSpecificOutput,omitempty"`
+
+	// Text, when set, is written as plain stdout instead of JSON: PreCompact
+	// reads plain text as summary instructions and rejects
+	// hookSpecificOutput (§7.4).
+	Text string `json:"-"`
+}
+
+// SpecificOutput is the event-specific part of a reply. HookEventName must
+// equal the event being answered or the client rejects the reply.
+type SpecificOutput struct {
+	HookEventName            string          `json:"hookEventName"`
+	AdditionalContext        string          `json:"additionalContext,omitempty"`
+	UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput,omitempty"`
+	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput,omitempty"`
+	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+	PermissionDecision       string          `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+}
+
+// encode renders a reply for stdout.
+func (r *Reply) encode() ([]byte, error) {
+	if r.Text != "" {
+		return []byte(r.Text), nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}

@@ -1,0 +1,75 @@
+// Package logfile is ctxkeep's own log: one line per problem, appended to a
+// private file the user (and `ctxkeep doctor`) can read. A hook that fails
+// open says why here, since its stdout must stay empty.
+package logfile
+
+import (
+	"bufio"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+)
+
+// MaxSize is the size past which the log is rotated to <path>.1.
+const MaxSize = 1 << 20
+
+// Append writes one line: "<RFC3339 time> <msg>", with newlines in msg
+// folded so that a stack trace stays one entry.
+func Append(path string, now time.Time, msg string) error {
+	line := now.UTC().Format(time.RFC3339) + " " + strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ⏎ ") + "\n"
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = fsx.MkdirPrivate(filepath.Dir(path)); err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line); err != nil {
+		return err
+	}
+	if st, err := f.Stat(); err == nil && st.Size() > MaxSize {
+		return os.Rename(path, path+".1")
+	}
+	return nil
+}
+
+// Entry is one log line.
+type Entry struct {
+	Time    time.Time `json:"time"`
+	Message string    `json:"message"`
+}
+
+// Since returns the entries at or after t, at most the last n.
+func Since(path string, t time.Time, n int) ([]Entry, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Entry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		ts, msg, ok := strings.Cut(sc.Text(), " ")
+		when, err := time.Parse(time.RFC3339, ts)
+		if !ok || err != nil || when.Before(t) {
+			continue
+		}
+		out = append(out, Entry{Time: when, Message: msg})
+		if len(out) > n {
+			out = out[1:]
+		}
+	}
+	return out, sc.Err()
+}
