@@ -14,6 +14,15 @@ func IsCtxkeepCommand(cmd string) bool {
 	return len(words) == 2 && programName(words[0]) == "ctxkeep" && words[1] == "hook"
 }
 
+// CommandProgram returns the program a hook command line runs (its first
+// word, unquoted), so `ctxkeep doctor` can check that it still exists.
+func CommandProgram(cmd string) string {
+	if words := shellWords(cmd, 1); len(words) == 1 {
+		return words[0]
+	}
+	return ""
+}
+
 // programName is the base name of a program path, without ".exe". Both
 // slashes separate folders, since Claude Code on Windows runs hooks in Git
 // Bash where either may appear.

@@ -83,3 +83,16 @@ func FuzzShellQuote(f *testing.F) {
 		}
 	})
 }
+
+func TestCommandProgram(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"/usr/local/bin/ctxkeep hook":           "/usr/local/bin/ctxkeep",
+		"'/opt/my tools/ctxkeep' hook":          "/opt/my tools/ctxkeep",
+		ShellQuote("/a/it's/ctxkeep") + " hook": "/a/it's/ctxkeep",
+		"":                                      "",
+	} {
+		if got := CommandProgram(cmd); got != want {
+			t.Errorf("CommandProgram(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}

@@ -21,9 +21,7 @@ func ExampleAddHooks() {
 	// changed: true
 	// {
 	//   "model": "claude-opus-5-5",
-	//   "env": {
-	//     "RATIO": 10.50
-	//   },
+	//   "env": {"RATIO": 10.50},
 	//   "hooks": {
 	//     "SessionEnd": [
 	//       {

@@ -153,11 +153,12 @@ func editSettings(data []byte, p plan) ([]byte, bool, error) {
 	default:
 		top[i].value = hooks.marshal()
 	}
-	out, err := format(top.marshal(), usesCRLF(data))
-	if err != nil {
-		return nil, false, err
+	if !twoSpaceIndented(data) {
+		out, err := format(top.marshal(), usesCRLF(data))
+		return out, err == nil, err
 	}
-	return out, true, nil
+	out, err := formatKeeping(top, "hooks", usesCRLF(data))
+	return out, err == nil, err
 }
 
 // editHooks brings each event of the hooks object in line with the plan.

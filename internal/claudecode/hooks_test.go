@@ -582,3 +582,27 @@ func TestDuplicateKeysInGroupsFollowJSONParse(t *testing.T) {
 		t.Errorf("found %+v in:\n%s", found, out)
 	}
 }
+
+// An install leaves the user's other members exactly as written, so that
+// its diff touches only the hooks.
+func TestAddHooksKeepsOtherMembersVerbatim(t *testing.T) {
+	in := "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\", \"Read\"]\n  },\n  \"env\": {\"A\": \"1\"}\n}\n"
+	out, changed, err := AddHooks([]byte(in), Registration{Command: "/bin/ctxkeep hook", Hooks: []HookSpec{{Event: "Stop"}}})
+	if err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	wantPrefix := "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\", \"Read\"]\n  },\n  \"env\": {\"A\": \"1\"},\n  \"hooks\": {\n    \"Stop\": ["
+	if !strings.HasPrefix(string(out), wantPrefix) {
+		t.Fatalf("got\n%s", out)
+	}
+	back, _, err := RemoveHooks(out)
+	if err != nil || string(back) != in {
+		t.Fatalf("round trip:\n%s", back)
+	}
+	// A file indented otherwise is re-indented as a whole, as before.
+	four := "{\n    \"env\": {\n        \"A\": \"1\"\n    }\n}\n"
+	out, _, _ = AddHooks([]byte(four), Registration{Command: "/bin/ctxkeep hook", Hooks: []HookSpec{{Event: "Stop"}}})
+	if !strings.HasPrefix(string(out), "{\n  \"env\": {\n    \"A\": \"1\"\n  },") {
+		t.Fatalf("four-space file:\n%s", out)
+	}
+}

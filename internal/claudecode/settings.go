@@ -67,6 +67,54 @@ func format(doc json.RawMessage, crlf bool) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// formatKeeping renders the top-level object with every member but edited
+// copied as the user wrote it, so that the diff of an install touches only
+// the hooks. It is for files indented with two spaces, where a member's raw
+// value already sits at the right depth.
+func formatKeeping(top object, edited string, crlf bool) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, m := range top {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  ")
+		b.Write(m.key)
+		b.WriteString(": ")
+		value := bytes.ReplaceAll(m.value, []byte("\r\n"), []byte("\n"))
+		if m.name == edited {
+			var ind bytes.Buffer
+			if err := json.Indent(&ind, value, "  ", "  "); err != nil {
+				return nil, fmt.Errorf("claudecode: formatting settings: %w", err)
+			}
+			value = ind.Bytes()
+		}
+		b.Write(value)
+	}
+	if len(top) > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString("}\n")
+	if crlf {
+		return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n")), nil
+	}
+	return b.Bytes(), nil
+}
+
+// twoSpaceIndented reports whether the first indented line of data is
+// indented by exactly two spaces (or nothing is indented at all, as in a
+// file on one line), the way Claude Code writes settings.
+func twoSpaceIndented(data []byte) bool {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) == len(line) || len(bytes.TrimSpace(trimmed)) == 0 {
+			continue
+		}
+		return string(line[:len(line)-len(trimmed)]) == "  "
+	}
+	return true
+}
+
 func usesCRLF(data []byte) bool {
 	i := bytes.IndexByte(data, '\n')
 	return i > 0 && data[i-1] == '\r'

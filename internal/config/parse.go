@@ -13,10 +13,10 @@ func parse(k kind, s string) (int64, error) {
 	s = strings.TrimSpace(s)
 	switch k {
 	case boolKind:
-		switch strings.ToLower(s) {
-		case "1", "true", "yes", "on":
+		switch {
+		case Truthy(s):
 			return 1, nil
-		case "0", "false", "no", "off":
+		case falsy(s):
 			return 0, nil
 		}
 		return 0, fmt.Errorf("want true or false, got %q", s)
@@ -40,6 +40,24 @@ func parse(k kind, s string) (int64, error) {
 
 // byteUnits in the order format prefers them: decimal first, so "250MB"
 // does not come back as "250000KB".
+// Truthy reports whether s spells "on": 1, true, yes or on, in any case.
+// The hook reads CTXKEEP_DISABLE with it before loading anything else.
+func Truthy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+func falsy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "0", "false", "no", "off":
+		return true
+	}
+	return false
+}
+
 var byteUnits = []struct {
 	suffix string
 	mult   int64

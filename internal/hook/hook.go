@@ -47,7 +47,7 @@ func Main(start time.Time, env Env, stdin io.Reader, stdout io.Writer) int {
 }
 
 func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[string]handler) {
-	if truthy(env.Getenv("CTXKEEP_DISABLE")) {
+	if config.Truthy(env.Getenv("CTXKEEP_DISABLE")) {
 		return // the quick bypass: not even stdin is read
 	}
 	d, err := dirs.Resolve(env.Getenv)
@@ -179,12 +179,4 @@ func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
 		// Everything it may be writing is atomic (blobs) or transactional.
 		return nil, journal.TimedOut, fmt.Errorf("deadline of %s passed", config.FormatDuration(c.Config.DeadlineFor(c.Event.HookEventName)))
 	}
-}
-
-func truthy(s string) bool {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
 }

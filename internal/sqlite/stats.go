@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"sort"
 	"time"
 
@@ -178,4 +179,17 @@ func percentile(sorted []int64, p int) int64 {
 	}
 	i := (len(sorted)*p + 99) / 100
 	return sorted[max(i-1, 0)]
+}
+
+// LastClientVersion returns the client version the most recently seen
+// session reported, and when.
+func (db *DB) LastClientVersion(ctx context.Context) (string, time.Time, error) {
+	var v string
+	var ms int64
+	err := db.sql.QueryRowContext(ctx, `SELECT client_version, last_seen FROM sessions
+		WHERE client_version <> '' ORDER BY last_seen DESC LIMIT 1`).Scan(&v, &ms)
+	if err == sql.ErrNoRows {
+		return "", time.Time{}, nil
+	}
+	return v, time.UnixMilli(ms), err
 }

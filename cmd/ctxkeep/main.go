@@ -1,0 +1,16 @@
+// Command ctxkeep keeps an AI coding agent's context lean and its work
+// safe through compaction. Claude Code runs `ctxkeep hook` on every hook
+// event; people run the other commands. See `ctxkeep help`.
+package main
+
+import (
+	"os"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/cli"
+)
+
+func main() {
+	start := time.Now()
+	os.Exit(cli.Main(start, cli.System(os.Args[1:])))
+}

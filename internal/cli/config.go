@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
+)
+
+type configReport struct {
+	Files  config.Files   `json:"files"`
+	Values []config.Value `json:"values"`
+}
+
+func runConfig(_ context.Context, a *app, args []string) error {
+	var asJSON bool
+	fs := a.flags("config")
+	fs.BoolVar(&asJSON, "json", false, "print the values as JSON")
+	if err := noArgs(fs, args); err != nil {
+		return err
+	}
+	d, err := a.dirs()
+	if err != nil {
+		return err
+	}
+	files := a.configFiles(d)
+	_, values, err := config.Load(files, a.Environ)
+	if err != nil {
+		return hint(err, "edit the file named above, or unset the variable")
+	}
+	if asJSON {
+		return a.printJSON(configReport{Files: files, Values: values})
+	}
+	fmt.Fprintf(a.Stdout, "user config:    %s\nproject config: %s\n\n", files.User, files.Project)
+	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tVALUE\tFROM")
+	for _, v := range values {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key, v.Value, v.Source)
+	}
+	return tw.Flush()
+}
