@@ -8,8 +8,8 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/blob"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // app is one CLI run: the process plus what commands open on demand.
