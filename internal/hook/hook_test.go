@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -83,39 +84,41 @@ func golden(t *testing.T, name string) []byte {
 	return b
 }
 
-func TestGoldenEventsAreRecorded(t *testing.T) {
-	files, _ := filepath.Glob("testdata/events/*.json")
-	if len(files) < 15 {
-		t.Fatalf("only %d golden events", len(files))
+func goldenFiles(t testing.TB) []string {
+	hand, _ := filepath.Glob("testdata/events/*.json")
+	real, _ := filepath.Glob("testdata/events/real/*.json")
+	if len(hand) < 15 || len(real) < 15 {
+		t.Fatalf("golden events: %d hand-written, %d real", len(hand), len(real))
 	}
-	for _, file := range files {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
+	return append(hand, real...)
+}
+
+func TestGoldenEventsAreRecorded(t *testing.T) {
+	for _, file := range goldenFiles(t) {
+		t.Run(strings.TrimPrefix(file, "testdata/events/"), func(t *testing.T) {
 			f := newFixture(t)
-			payload := golden(t, name)
+			payload, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want Event
+			if err := json.Unmarshal(payload, &want); err != nil {
+				t.Fatal(err)
+			}
 			if out := f.run(payload, map[string]handler{}); out != "" {
 				t.Fatalf("stdout = %q", out)
 			}
-			recs := f.journal(session)
+			recs := f.journal(want.SessionID)
 			if len(recs) != 1 {
 				t.Fatalf("journal has %d records; log: %s", len(recs), f.log())
 			}
 			r := recs[0]
-			parts := strings.Split(strings.TrimSuffix(name, ".json"), ".")
-			event, tool := parts[0], ""
-			if len(parts) > 1 {
-				tool = parts[1]
-			}
-			if r.Event != event || r.Outcome != journal.OK || r.Bytes != int64(len(payload)) || r.Client != "2.1.330" || r.Cwd != "/home/u/proj" {
+			if r.Event != want.HookEventName || r.Tool != want.ToolName || r.Agent != want.AgentID || r.Outcome != journal.OK ||
+				r.Bytes != int64(len(payload)) || r.Client != "2.1.330" || r.Cwd != want.Cwd || r.Transcript != want.TranscriptPath {
 				t.Errorf("record = %+v", r)
 			}
-			if strings.HasPrefix(event, "PreToolUse") || strings.HasPrefix(event, "PostToolUse") {
-				if r.Tool == "" || (tool != "subagent" && tool != "mcp" && r.Tool != tool) {
-					t.Errorf("tool = %q for %s", r.Tool, name)
-				}
-			}
-			if tool == "subagent" && r.Agent != "aba95c28" {
-				t.Errorf("agent = %q", r.Agent)
+			if r.Cwd == "" || r.Transcript == "" || (strings.Contains(file, "ToolUse") && r.Tool == "") {
+				t.Errorf("golden payload lacks fields: %+v", r)
 			}
 		})
 	}
@@ -338,8 +341,7 @@ func TestClientVersion(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob("testdata/events/*.json")
-	for _, file := range files {
+	for _, file := range goldenFiles(f) {
 		b, _ := os.ReadFile(file)
 		f.Add(b)
 	}

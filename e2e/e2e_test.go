@@ -1,0 +1,101 @@
+// Package e2e drives the real Claude Code client (pinned, installed by
+// scripts/install-claude-code.sh) against the fake Messages API, with
+// ctxkeep installed the way a user installs it, and asserts on what the
+// model received and what ctxkeep recorded.
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/clienttest"
+	"github.com/ctxkeep/ctxkeep/internal/testbin"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
+}
+
+// ctxkeep runs the real binary as the user of a harness: same HOME, in
+// the project folder, with a clean environment.
+type ctxkeep struct {
+	t   *testing.T
+	bin string
+	h   *clienttest.Harness
+}
+
+func newCtxkeep(t *testing.T, h *clienttest.Harness) *ctxkeep {
+	return &ctxkeep{t: t, bin: testbin.Path(t), h: h}
+}
+
+// run runs a ctxkeep command and fails the test if it fails.
+func (c *ctxkeep) run(args ...string) string {
+	c.t.Helper()
+	out, stderr, err := c.try(args...)
+	if err != nil {
+		c.t.Fatalf("ctxkeep %v: %v\nstdout:\n%s\nstderr:\n%s", args, err, out, stderr)
+	}
+	return out
+}
+
+func (c *ctxkeep) try(args ...string) (stdout, stderr string, err error) {
+	cmd := exec.Command(c.bin, args...)
+	cmd.Dir = c.h.Project
+	cmd.Env = []string{"HOME=" + c.h.Home, "PATH=" + os.Getenv("PATH")}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	return out.String(), errb.String(), err
+}
+
+// runJSON runs a command with --json and decodes its output into v.
+func (c *ctxkeep) runJSON(v any, args ...string) {
+	c.t.Helper()
+	out := c.run(append(args, "--json")...)
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		c.t.Fatalf("ctxkeep %v --json: %v\n%s", args, err, out)
+	}
+}
+
+// sessionStats is the part of `ctxkeep stats --json` the tests read.
+type sessionStats struct {
+	ID       string `json:"session_id"`
+	Client   string `json:"client_version"`
+	Cwd      string `json:"cwd"`
+	Events   int    `json:"events"`
+	Failures int    `json:"failures"`
+	ByEvent  []struct {
+		Event string `json:"event"`
+		Count int    `json:"count"`
+	} `json:"by_event"`
+	ByTool []struct {
+		Tool  string `json:"tool"`
+		Count int    `json:"count"`
+	} `json:"by_tool"`
+}
+
+func (c *ctxkeep) stats(session string) sessionStats {
+	c.t.Helper()
+	var report struct {
+		Sessions []sessionStats `json:"sessions"`
+	}
+	c.runJSON(&report, "stats", "--session", session)
+	if len(report.Sessions) != 1 {
+		c.t.Fatalf("stats for %s: %d sessions", session, len(report.Sessions))
+	}
+	return report.Sessions[0]
+}
+
+func (s sessionStats) count(event string) int {
+	for _, e := range s.ByEvent {
+		if e.Event == event {
+			return e.Count
+		}
+	}
+	return 0
+}
