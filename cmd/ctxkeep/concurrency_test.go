@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,7 +49,7 @@ func TestConcurrentHooks(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range perWorker {
-				ev := events[(w+i)%len(events)]
+				ev := maps.Clone(events[(w+i)%len(events)])
 				ev["session_id"] = fmt.Sprintf("session-%d", (w+i)%sessions)
 				payload, _ := json.Marshal(ev)
 				out, err := ctxkeep(payload, "hook")

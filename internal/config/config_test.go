@@ -116,7 +116,8 @@ func TestBadValuesNameTheKey(t *testing.T) {
 		{"bad size", "[limits]\ntotal_bytes = \"big\"\n", nil, "limits.total_bytes", "size"},
 		{"unknown key", "[retention]\nforever = \"1h\"\n", nil, "retention.forever", "unknown key"},
 		{"unknown event", "[deadline]\nPostToolUze = \"1s\"\n", nil, "deadline.PostToolUze", "deadline takes"},
-		{"float", "[view]\nbudget = 1.5\n", nil, "view.budget", "want a number"},
+		{"float", "[view]\nbudget = 1.5\n", nil, "view.budget", "want a whole number, got 1.5"},
+		{"array", "[view]\nbudget = [1]\n", nil, "view.budget", "want a number, a boolean or a string"},
 		{"env", "", []string{"CTXKEEP_VIEW_BUDGET=abc"}, "view.budget", "whole number"},
 		{"env bool", "", []string{"CTXKEEP_DISABLE=maybe"}, "disable", "true or false"},
 	}
@@ -137,7 +138,7 @@ func TestBadValuesNameTheKey(t *testing.T) {
 func TestSyntaxErrorNamesFile(t *testing.T) {
 	p := write(t, "config.toml", "[threshold\nBash=1\n")
 	_, _, err := Load(Files{User: p}, nil)
-	if err == nil || !strings.Contains(err.Error(), p) {
+	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "line 1, column") {
 		t.Fatalf("err = %v, want it to name %s", err, p)
 	}
 }

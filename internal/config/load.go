@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // ProjectFileName is the optional per-project config file, in the project root.
@@ -120,8 +120,8 @@ func (l *loader) file(kind, path string) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return fmt.Errorf("config: %s: %w", path, err)
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("config: %s: %s", path, tomlError(err))
 	}
 	src := Source{Kind: kind, Where: path}
 	return l.table("", doc, src)
@@ -156,6 +156,16 @@ func (l *loader) table(prefix string, t map[string]any, src Source) error {
 	return nil
 }
 
+// tomlError adds the line and column to a TOML syntax error.
+func tomlError(err error) string {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Sprintf("line %d, column %d: %v", row, col, de)
+	}
+	return err.Error()
+}
+
 // tomlText turns a TOML leaf back into the text form every source shares.
 func tomlText(v any) (string, error) {
 	switch v := v.(type) {
@@ -165,8 +175,10 @@ func tomlText(v any) (string, error) {
 		return strconv.FormatBool(v), nil
 	case int64:
 		return strconv.FormatInt(v, 10), nil
+	case float64:
+		return "", fmt.Errorf("want a whole number, got %v", v)
 	default:
-		return "", fmt.Errorf("want a number, a boolean or a string, got %T", v)
+		return "", fmt.Errorf("want a number, a boolean or a string, got %v", v)
 	}
 }
 
