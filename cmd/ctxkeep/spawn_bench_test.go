@@ -14,7 +14,8 @@ import (
 
 // BenchmarkHookSpawn measures whole-process time, as the agent pays it: a
 // fresh `ctxkeep hook` process per small PostToolUse event, against the
-// floor of a Go program that only reads stdin and exits. Runs alternate
+// floor of a Go program that only reads stdin and exits. A Stop event,
+// which opens the index and moves the journal into it, is timed beside. Runs alternate
 // between the programs so that both see the same machine; the medians and
 // their ratio are reported.
 //
@@ -27,27 +28,32 @@ func BenchmarkHookSpawn(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build floor: %v\n%s", err, out)
 	}
-	payload, err := os.ReadFile("../../internal/hook/testdata/events/real/PostToolUse.Bash.json")
-	if err != nil {
-		b.Fatal(err)
-	}
+	post := readFile(b, "../../internal/hook/testdata/events/real/PostToolUse.Bash.json")
+	stop := readFile(b, "../../internal/hook/testdata/events/real/Stop.json")
 	home := b.TempDir()
 	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	migrate := exec.Command(hook, "stats")
+	migrate.Env = env
+	if out, err := migrate.CombinedOutput(); err != nil {
+		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
+	}
 	programs := []struct {
-		name string
-		argv []string
-		env  []string
+		name    string
+		argv    []string
+		env     []string
+		payload []byte
 	}{
-		{"floor", []string{floor}, env},
-		{"hook", []string{hook, "hook"}, env},
-		{"hook-disabled", []string{hook, "hook"}, append(env, "CTXKEEP_DISABLE=1")},
+		{"floor", []string{floor}, env, post},
+		{"hook", []string{hook, "hook"}, env, post},
+		{"hook-disabled", []string{hook, "hook"}, append(env, "CTXKEEP_DISABLE=1"), post},
+		{"hook-stop", []string{hook, "hook"}, env, stop}, // opens the index, ingests the journal
 	}
 	times := make([][]time.Duration, len(programs))
 	b.ResetTimer()
 	for range b.N {
 		for i, p := range programs {
 			cmd := exec.Command(p.argv[0], p.argv[1:]...)
-			cmd.Env, cmd.Stdin = p.env, bytes.NewReader(payload)
+			cmd.Env, cmd.Stdin = p.env, bytes.NewReader(p.payload)
 			start := time.Now()
 			if err := cmd.Run(); err != nil {
 				b.Fatalf("%s: %v", p.name, err)
@@ -64,6 +70,14 @@ func BenchmarkHookSpawn(b *testing.B) {
 	b.ReportMetric(med[1]/med[0], "hook/floor")
 	b.ReportMetric(med[2]/med[0], "disabled/floor")
 	b.ReportMetric(0, "ns/op")
+}
+
+func readFile(b *testing.B, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
 }
 
 func median(d []time.Duration) time.Duration {

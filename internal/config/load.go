@@ -17,8 +17,8 @@ const ProjectFileName = ".ctxkeep.toml"
 
 // Files are the config files to read; an empty path or a missing file is skipped.
 type Files struct {
-	User    string
-	Project string
+	User    string `json:"user"`
+	Project string `json:"project"`
 }
 
 // Source says where an effective value came from.

@@ -37,6 +37,10 @@ func (c *Call) Index() (*sqlite.DB, error) {
 	return c.index, nil
 }
 
+// close closes the index if the call opened it. It is worth its cost (a
+// checkpoint when this is the last connection): a process that exits
+// without closing leaves its WAL behind, and every later process, being
+// the first connection, would replay the whole, ever-growing WAL on open.
 func (c *Call) close() {
 	if c.index != nil {
 		c.index.Close()
