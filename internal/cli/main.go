@@ -51,6 +51,7 @@ func System(args []string) Process {
 
 // Main runs one command and returns the exit code.
 func Main(start time.Time, p Process) int {
+	privateFiles()
 	// The hook path comes first and alone: nothing else is initialised
 	// for the call the agent pays for on every event.
 	if len(p.Args) > 0 && p.Args[0] == "hook" {
