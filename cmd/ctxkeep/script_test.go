@@ -62,4 +62,3 @@ func perm(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s has mode %#o, want %s%#o", args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
 	}
 }
-

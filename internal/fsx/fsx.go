@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -76,6 +77,28 @@ func SyncDir(dir string) error {
 		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
+}
+
+// Append writes data at the end of the file at path with one write(2) on a
+// file opened O_APPEND, creating the file (FilePerm) and its folder
+// (DirPerm) when missing. On a local file system such a write lands whole
+// and never interleaves with another process's, which is what lets many
+// hook processes append lines to one file without a lock.
+func Append(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, FilePerm)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = MkdirPrivate(filepath.Dir(path)); err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, FilePerm)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
 }
 
 // MkdirPrivate creates dir and its missing parents with DirPerm. An existing

@@ -75,7 +75,8 @@ func Path(dir, session string) (string, error) {
 	return filepath.Join(dir, session+ext), nil
 }
 
-// Append adds one record to a session's journal with a single write.
+// Append adds one record to a session's journal with a single write
+// (fsx.Append), so concurrent hooks need no lock.
 func Append(dir, session string, r Record) error {
 	path, err := Path(dir, session)
 	if err != nil {
@@ -85,21 +86,7 @@ func Append(dir, session string, r Record) error {
 	if err != nil {
 		return err
 	}
-	line = append(line, '\n')
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = fsx.MkdirPrivate(dir); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(line)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	return werr
+	return fsx.Append(path, append(line, '\n'))
 }
 
 // Sessions lists the sessions that have a journal.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,20 +21,10 @@ const MaxSize = 1 << 20
 // folded so that a stack trace stays one entry.
 func Append(path string, now time.Time, msg string) error {
 	line := now.UTC().Format(time.RFC3339) + " " + strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ⏎ ") + "\n"
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = fsx.MkdirPrivate(filepath.Dir(path)); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsx.FilePerm)
-		}
-	}
-	if err != nil {
+	if err := fsx.Append(path, []byte(line)); err != nil {
 		return err
 	}
-	defer f.Close()
-	if _, err := f.WriteString(line); err != nil {
-		return err
-	}
-	if st, err := f.Stat(); err == nil && st.Size() > MaxSize {
+	if st, err := os.Stat(path); err == nil && st.Size() > MaxSize {
 		return os.Rename(path, path+".1")
 	}
 	return nil
