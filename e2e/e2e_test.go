@@ -99,3 +99,28 @@ func (s sessionStats) count(event string) int {
 	}
 	return 0
 }
+
+// entry is the part of `ctxkeep list --json` the tests read.
+type entry struct {
+	ID        string `json:"id"`
+	ToolUseID string `json:"tool_use_id"`
+	Tool      string `json:"tool"`
+	Chars     int    `json:"chars"`
+	ViewChars int    `json:"view_chars"`
+	ExitCode  *int   `json:"exit_code"`
+	CopyPath  string `json:"copy_path"`
+}
+
+// entries returns a session's stored outputs by tool_use_id.
+func (c *ctxkeep) entries(session string) map[string]entry {
+	c.t.Helper()
+	var list struct {
+		Entries []entry `json:"entries"`
+	}
+	c.runJSON(&list, "list", "--session", session)
+	out := map[string]entry{}
+	for _, e := range list.Entries {
+		out[e.ToolUseID] = e
+	}
+	return out
+}

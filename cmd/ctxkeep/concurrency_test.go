@@ -25,7 +25,7 @@ func TestConcurrentHooks(t *testing.T) {
 	const workers, perWorker, sessions = 16, 200, 4
 	bin := testbin.Path(t)
 	home := t.TempDir()
-	env := append(os.Environ(), "CTXKEEP_HOME="+home, "CTXKEEP_DISABLE=")
+	env := append(os.Environ(), "CTXKEEP_HOME="+home, "CTXKEEP_DISABLE=", "CTXKEEP_WRAPPER_ENABLED=false")
 	ctxkeep := func(stdin []byte, args ...string) ([]byte, error) {
 		cmd := exec.Command(bin, args...)
 		cmd.Env, cmd.Stdin = env, bytes.NewReader(stdin)

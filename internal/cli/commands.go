@@ -24,9 +24,13 @@ func init() {
 		{"install", "install [--user | --project | --local] [--dry-run] [--plugin DIR]", "register ctxkeep's hooks with Claude Code and prepare the store", runInstall},
 		{"uninstall", "uninstall [--user | --project | --local] [--dry-run]", "remove ctxkeep's hooks from Claude Code's settings", runUninstall},
 		{"doctor", "doctor [--json]", "check the binary, the hooks, the store and the log", runDoctor},
+		{"show", "show ID [--lines A:B | --grep RE [-C N] | --head N | --tail N | --failures | --info]", "print a stored tool output, or part of it, exactly", runShow},
+		{"list", "list [--session ID | --all] [--json]", "list the tool outputs kept out of the context", runList},
 		{"stats", "stats [--session ID] [--limit N] [--json]", "show what the hooks recorded, by session, event and tool", runStats},
 		{"config", "config [--json]", "print the effective configuration and where each value came from", runConfig},
+		{"learned", "learned [--project] [--forget PATTERN] [--json]", "review or forget the commands learned to print a lot", runLearned},
 		{"hook", "hook", "handle one Claude Code hook event (stdin JSON → stdout JSON); run by the client", nil},
+		{"capture", "capture SPOOL RC", "store a wrapped command's output and print its view; run by the wrapper", nil},
 		{"version", "version", "print ctxkeep's version", runVersion},
 		{"help", "help [COMMAND]", "show help for ctxkeep or one command", runHelp},
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,12 +56,23 @@ func Main(start time.Time, p Process) int {
 	// The hook path comes first and alone: nothing else is initialised
 	// for the call the agent pays for on every event.
 	if len(p.Args) > 0 && p.Args[0] == "hook" {
-		return hook.Main(start, hook.Env{Getenv: p.Getenv, Environ: p.Environ, Getwd: p.Getwd, Now: p.Now}, p.Stdin, p.Stdout)
+		return hook.Main(start, p.hookEnv(), p.Stdin, p.Stdout)
+	}
+	if len(p.Args) == 3 && p.Args[0] == "capture" { // run by the wrapper, inside the agent's Bash
+		rc, err := strconv.Atoi(p.Args[2])
+		if err != nil {
+			rc = -1
+		}
+		return hook.Capture(p.hookEnv(), p.Args[1], rc, p.Stdout)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := dispatch(ctx, &app{Process: p}, p.Args)
 	return report(p.Stderr, err)
+}
+
+func (p Process) hookEnv() hook.Env {
+	return hook.Env{Getenv: p.Getenv, Environ: p.Environ, Getwd: p.Getwd, Now: p.Now}
 }
 
 func dispatch(ctx context.Context, a *app, args []string) error {

@@ -74,12 +74,18 @@ func runStats(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-// resolveSession accepts a full session id or a unique prefix of one.
+// resolveSession accepts a full session id or a unique prefix of one
+// among the sessions that have a journal.
 func resolveSession(jdir, id string) (string, error) {
 	ids, err := journal.Sessions(jdir)
 	if err != nil {
 		return "", err
 	}
+	return matchSession(ids, id)
+}
+
+// matchSession finds id, or the only id it is a prefix of, among ids.
+func matchSession(ids []string, id string) (string, error) {
 	var matches []string
 	for _, s := range ids {
 		if s == id {

@@ -44,6 +44,10 @@ type Harness struct {
 	Home    string        // the client's HOME: ~/.claude lives here
 	Project string        // the working directory of every run, inside Home
 	Timeout time.Duration // per run; DefaultTimeout unless changed
+	// PermissionMode, when set, runs the client with --permission-mode
+	// instead of --dangerously-skip-permissions, for tests of what the
+	// client's permission checks allow.
+	PermissionMode string
 
 	t    testing.TB
 	tmp  string            // the client's TMPDIR
@@ -124,12 +128,14 @@ func (h *Harness) Run(prompt string, args ...string) *Result {
 //
 //	claude -p PROMPT --output-format stream-json --verbose --dangerously-skip-permissions ARGS…
 //
+// (--permission-mode PermissionMode instead of --dangerously-skip-permissions
+// when PermissionMode is set)
 // in the project folder, with an environment built from scratch: nothing of
 // the developer's own HOME or ANTHROPIC_* variables leaks in.
 func (h *Harness) TryRun(prompt string, args ...string) *Result {
 	h.t.Helper()
 	h.runs++
-	res := &Result{Run: h.runs, Args: argv(prompt, args)}
+	res := &Result{Run: h.runs, Args: argv(prompt, h.PermissionMode, args)}
 	h.t.Cleanup(func() {
 		if h.t.Failed() {
 			h.t.Log(res.debugDump())
@@ -165,8 +171,13 @@ func (h *Harness) TryRun(prompt string, args ...string) *Result {
 	return res
 }
 
-func argv(prompt string, extra []string) []string {
-	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"}
+func argv(prompt, permissionMode string, extra []string) []string {
+	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose"}
+	if permissionMode == "" {
+		args = append(args, "--dangerously-skip-permissions")
+	} else {
+		args = append(args, "--permission-mode", permissionMode)
+	}
 	return append(args, extra...)
 }
 

@@ -24,10 +24,28 @@ type Config struct {
 	Limits    Limits
 	View      View
 	Restore   Restore
+	Swap      Swap
+	Wrapper   Wrapper
 
 	// Deadline bounds each hook event's handler, by event name; "default"
 	// covers the rest. A handler past its deadline is abandoned (fail open).
 	Deadline map[string]time.Duration
+}
+
+// Swap says which tool outputs are swapped out of the context.
+type Swap struct {
+	Enabled             bool
+	Subagents           bool     // swap inside subagents too
+	PassthroughFiles    []string // base-name patterns whose Read arrives whole
+	PassthroughCommands []string // commands whose output arrives whole
+}
+
+// Wrapper says which Bash commands run through ctxkeep, so that their
+// output is captured whole even when they fail.
+type Wrapper struct {
+	Enabled  bool
+	Learn    bool     // also wrap commands learned to be large
+	Commands []string // first words of commands to wrap
 }
 
 // Retention says how long unpinned stored outputs are kept.

@@ -173,3 +173,35 @@ func TestParseAndFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestLists(t *testing.T) {
+	c := Default()
+	if !c.Swap.Enabled || c.Swap.Subagents || !c.Wrapper.Enabled || !c.Wrapper.Learn {
+		t.Errorf("swap/wrapper defaults: %+v %+v", c.Swap, c.Wrapper)
+	}
+	if len(c.Swap.PassthroughFiles) == 0 || c.Swap.PassthroughFiles[0] != "CLAUDE.md" || len(c.Wrapper.Commands) < 20 {
+		t.Errorf("list defaults: %v / %d commands", c.Swap.PassthroughFiles, len(c.Wrapper.Commands))
+	}
+	user := write(t, "config.toml", "[swap]\npassthrough_files = [\"*.md\", \"go.sum\"]\n")
+	c, vals, err := Load(Files{User: user}, []string{"CTXKEEP_WRAPPER_COMMANDS=go test, make check ,"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Swap.PassthroughFiles, "|") != "*.md|go.sum" || strings.Join(c.Wrapper.Commands, "|") != "go test|make check" {
+		t.Fatalf("lists = %q %q", c.Swap.PassthroughFiles, c.Wrapper.Commands)
+	}
+	for _, v := range vals {
+		if v.Key == "swap.passthrough_files" && (v.Value != `["*.md", "go.sum"]` || v.Source.Kind != "user") {
+			t.Errorf("value = %+v", v)
+		}
+	}
+	_, _, err = Load(Files{User: write(t, "c.toml", "[swap]\npassthrough_files = \"*.md\"\n")}, nil)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Key != "swap.passthrough_files" || !strings.Contains(err.Error(), "list of strings") {
+		t.Fatalf("err = %v", err)
+	}
+	_, _, err = Load(Files{User: write(t, "c.toml", "[swap]\npassthrough_files = [1]\n")}, nil)
+	if !errors.As(err, &ce) || ce.Key != "swap.passthrough_files" {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -56,6 +56,7 @@ func (e *Error) Error() string {
 // entry is a value on its way to the Config.
 type entry struct {
 	v      int64
+	list   []string // for list keys
 	text   string
 	source Source
 }
@@ -97,6 +98,9 @@ func (l *loader) defaults() error {
 		if err := l.set(s.key, s.def, src); err != nil {
 			return err
 		}
+	}
+	for _, li := range lists {
+		l.setList(li.key, li.def, src)
 	}
 	for _, sec := range sections {
 		for _, kv := range sec.defaults {
@@ -145,6 +149,14 @@ func (l *loader) table(prefix string, t map[string]any, src Source) error {
 			}
 			continue
 		}
+		if isList(key) {
+			items, err := tomlStrings(t[k])
+			if err != nil {
+				return &Error{Key: key, Source: src, Msg: err.Error()}
+			}
+			l.setList(key, items, src)
+			continue
+		}
 		text, err := tomlText(t[k])
 		if err != nil {
 			return &Error{Key: key, Source: src, Msg: err.Error()}
@@ -154,6 +166,56 @@ func (l *loader) table(prefix string, t map[string]any, src Source) error {
 		}
 	}
 	return nil
+}
+
+// tomlStrings reads a TOML array of strings.
+func tomlStrings(v any) ([]string, error) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("want a list of strings such as [\"a\", \"b\"], got %v", v)
+	}
+	out := make([]string, 0, len(arr))
+	for _, x := range arr {
+		s, ok := x.(string)
+		if !ok {
+			return nil, fmt.Errorf("want a list of strings, got %v in it", x)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func isList(key string) bool {
+	for _, li := range lists {
+		if li.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// setList records a list value; lists are never out of range.
+func (l *loader) setList(key string, items []string, src Source) {
+	l.vals[key] = entry{list: items, text: formatList(items), source: src}
+}
+
+func formatList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// splitList reads a comma-separated list from an environment variable.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }
 
 // tomlError adds the line and column to a TOML syntax error.
@@ -196,6 +258,10 @@ func (l *loader) env(environ []string) error {
 		if key == "" {
 			continue
 		}
+		if isList(key) {
+			l.setList(key, splitList(val), Source{Kind: "env", Where: name})
+			continue
+		}
 		if err := l.set(key, val, Source{Kind: "env", Where: name}); err != nil {
 			return err
 		}
@@ -210,6 +276,11 @@ func (l *loader) envKey(rest string) string {
 	for _, s := range settings {
 		if strings.EqualFold(strings.ReplaceAll(s.key, ".", "_"), rest) {
 			return s.key
+		}
+	}
+	for _, li := range lists {
+		if strings.EqualFold(strings.ReplaceAll(li.key, ".", "_"), rest) {
+			return li.key
 		}
 	}
 	for _, sec := range sections {
@@ -296,6 +367,11 @@ func (l *loader) build() (*Config, []Value, error) {
 		e := l.vals[s.key]
 		s.apply(c, e.v)
 		out = append(out, Value{Key: s.key, Value: e.text, Source: e.source, Doc: s.doc})
+	}
+	for _, li := range lists {
+		e := l.vals[li.key]
+		li.apply(c, e.list)
+		out = append(out, Value{Key: li.key, Value: e.text, Source: e.source, Doc: li.doc})
 	}
 	for _, sec := range sections {
 		var keys []string

@@ -25,6 +25,15 @@ type setting struct {
 	apply    func(c *Config, v int64)
 }
 
+// list is a key holding a list of strings: file patterns, commands. In a
+// file it is a TOML array; in the environment, comma-separated.
+type list struct {
+	key   string
+	def   []string
+	doc   string
+	apply func(c *Config, v []string)
+}
+
 // section is a table whose keys the user names: tools, hook events.
 type section struct {
 	name     string
@@ -70,7 +79,7 @@ var settings = []setting{
 		doc:   "largest hook payload read from stdin; larger ones pass through",
 		apply: func(c *Config, v int64) { c.Limits.HookInputBytes = v }},
 
-	{key: "view.budget", kind: countKind, def: "2500", min: 200, max: 100_000,
+	{key: "view.budget", kind: countKind, def: "2500", min: 1000, max: 100_000,
 		doc:   "characters of the view the model sees in place of a large output",
 		apply: func(c *Config, v int64) { c.View.Budget = int(v) }},
 	{key: "view.summary_length", kind: countKind, def: "500", min: 0, max: 100_000,
@@ -80,9 +89,44 @@ var settings = []setting{
 		doc:   "key lines (errors, failures) a view shows before counting the rest",
 		apply: func(c *Config, v int64) { c.View.KeyPatterns = int(v) }},
 
+	{key: "swap.enabled", kind: boolKind, def: "true", max: 1,
+		doc:   "swap large tool outputs out of the context",
+		apply: func(c *Config, v int64) { c.Swap.Enabled = v != 0 }},
+	{key: "swap.subagents", kind: boolKind, def: "false", max: 1,
+		doc:   "swap outputs of tool calls made inside subagents too (by default they pass through)",
+		apply: func(c *Config, v int64) { c.Swap.Subagents = v != 0 }},
+	{key: "wrapper.enabled", kind: boolKind, def: "true", max: 1,
+		doc:   "run likely-large commands through ctxkeep so that failing output is captured whole",
+		apply: func(c *Config, v int64) { c.Wrapper.Enabled = v != 0 }},
+	{key: "wrapper.learn", kind: boolKind, def: "true", max: 1,
+		doc:   "remember commands whose output was large and wrap them next time",
+		apply: func(c *Config, v int64) { c.Wrapper.Learn = v != 0 }},
+
 	{key: "restore.budget", kind: countKind, def: "9500", min: 500, max: 1_000_000,
 		doc:   "characters injected after compaction (the client inlines up to 10000)",
 		apply: func(c *Config, v int64) { c.Restore.Budget = int(v) }},
+}
+
+var lists = []list{
+	{key: "swap.passthrough_files",
+		def:   []string{"CLAUDE.md", "AGENTS.md", "README*", "*.json", "*.yaml", "*.yml", "*.toml", "*.lock", ".env*"},
+		doc:   "files whose Read always arrives whole (patterns match the base name)",
+		apply: func(c *Config, v []string) { c.Swap.PassthroughFiles = v }},
+	{key: "swap.passthrough_commands",
+		def: []string{"pwd", "whoami", "which", "type", "command -v", "echo", "printf", "true", "false", "exit",
+			"cd", "pushd", "popd", "export", "set", "unset", "alias", "date", "hostname",
+			"git status", "git branch", "git remote", "git config", "git rev-parse", "ctxkeep"},
+		doc:   "commands whose output always arrives whole (matched on the command's first words)",
+		apply: func(c *Config, v []string) { c.Swap.PassthroughCommands = v }},
+	{key: "wrapper.commands",
+		def: []string{"go test", "go build", "go vet", "go run", "make", "cmake --build", "ninja", "ctest",
+			"npm test", "npm run", "npx jest", "npx vitest", "npx tsc", "npx eslint", "pnpm test", "pnpm run", "yarn test", "yarn run",
+			"jest", "vitest", "tsc", "eslint", "pytest", "python -m pytest", "python3 -m pytest", "tox", "ruff", "mypy",
+			"cargo test", "cargo build", "cargo check", "cargo clippy", "mvn", "gradle", "./gradlew",
+			"mix test", "mix compile", "mix credo", "dotnet test", "dotnet build", "bundle exec rspec", "rspec", "rake",
+			"golangci-lint", "bazel test", "bazel build", "phpunit", "swift test", "swift build"},
+		doc:   "commands run through the wrapper (test, build and lint runners; matched on the first words)",
+		apply: func(c *Config, v []string) { c.Wrapper.Commands = v }},
 }
 
 // HookEvents are the Claude Code events ctxkeep handles.

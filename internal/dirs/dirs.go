@@ -64,6 +64,13 @@ func (d Dirs) IndexDB() string { return filepath.Join(d.Data, "index.db") }
 // Journals is the folder of per-session event journals.
 func (d Dirs) Journals() string { return filepath.Join(d.State, "journal") }
 
+// Spool holds the output of wrapped commands until `ctxkeep capture`
+// stores it.
+func (d Dirs) Spool() string { return filepath.Join(d.State, "spool") }
+
+// Learned is the list of learned large commands.
+func (d Dirs) Learned() string { return filepath.Join(d.State, "learned.json") }
+
 // Log is ctxkeep's own log file: one line per problem.
 func (d Dirs) Log() string { return filepath.Join(d.State, "ctxkeep.log") }
 

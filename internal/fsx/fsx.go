@@ -34,7 +34,13 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 
 // WriteAtomic is WriteFileAtomic for content produced by a writer function,
 // so large content can be streamed (compressed blobs) rather than buffered.
-func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) (err error) {
+func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) error {
+	return viaTemp(path, perm, true, write)
+}
+
+// viaTemp writes a temporary file in path's folder and renames it over
+// path; with durable, it syncs the file before and the folder after.
+func viaTemp(path string, perm os.FileMode, durable bool, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -53,8 +59,10 @@ func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) (er
 	if err = write(f); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	if durable {
+		if err = f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err = f.Close(); err != nil {
 		return err
@@ -62,7 +70,21 @@ func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) (er
 	if err = os.Rename(tmp, path); err != nil {
 		return err
 	}
+	if !durable {
+		return nil
+	}
 	return SyncDir(dir)
+}
+
+// WriteFileReplace replaces path with data through a temporary file and a
+// rename, without fsync: readers never see a torn file, but a crash may lose
+// it. For derived copies that can be rebuilt, where an fsync would only
+// slow the hook down.
+func WriteFileReplace(path string, data []byte, perm os.FileMode) error {
+	return viaTemp(path, perm, false, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }
 
 // SyncDir fsyncs a folder so that entries created, renamed or removed in it
@@ -105,4 +127,22 @@ func Append(path string, data []byte) error {
 // folder is left as it is.
 func MkdirPrivate(dir string) error {
 	return os.MkdirAll(dir, DirPerm)
+}
+
+// Locked runs fn while holding an exclusive lock on the file lockPath
+// (created if missing), so that read-modify-write cycles of many processes
+// on one small file do not lose each other's updates.
+func Locked(lockPath string, fn func() error) error {
+	if err := MkdirPrivate(filepath.Dir(lockPath)); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, FilePerm)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	return fn() // closing f releases the lock
 }

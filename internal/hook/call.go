@@ -4,10 +4,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep/internal/blob"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // Call is one hook invocation as handlers see it. Stores are opened lazily:
@@ -20,21 +22,31 @@ type Call struct {
 	Env     Env
 
 	logf  func(format string, args ...any)
-	index *sqlite.DB
+	store *store.Store
 }
 
 // Index opens the index database on first use. It never migrates: an index
 // that is missing or from another version fails the call (fail open) until
 // `ctxkeep install` or any CLI command migrates it.
 func (c *Call) Index() (*sqlite.DB, error) {
-	if c.index == nil {
+	st, err := c.Store()
+	if err != nil {
+		return nil, err
+	}
+	return st.Index, nil
+}
+
+// Store opens the blob store and the index on first use (see Index).
+func (c *Call) Store() (*store.Store, error) {
+	if c.store == nil {
 		db, err := sqlite.Open(c.Dirs.IndexDB())
 		if err != nil {
 			return nil, err
 		}
-		c.index = db
+		c.store = store.New(blob.New(c.Dirs.Blobs()), db)
+		c.store.Now = c.Env.Now
 	}
-	return c.index, nil
+	return c.store, nil
 }
 
 // close closes the index if the call opened it. It is worth its cost (a
@@ -42,8 +54,8 @@ func (c *Call) Index() (*sqlite.DB, error) {
 // without closing leaves its WAL behind, and every later process, being
 // the first connection, would replay the whole, ever-growing WAL on open.
 func (c *Call) close() {
-	if c.index != nil {
-		c.index.Close()
+	if c.store != nil {
+		c.store.Index.Close()
 	}
 }
 

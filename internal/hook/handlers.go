@@ -10,9 +10,9 @@ import (
 var handlers = map[string]handler{
 	"SessionStart":       nothing,
 	"UserPromptSubmit":   nothing,
-	"PreToolUse":         nothing,
-	"PostToolUse":        nothing,
-	"PostToolUseFailure": nothing,
+	"PreToolUse":         preToolUse,
+	"PostToolUse":        postToolUse,
+	"PostToolUseFailure": postToolUseFailure,
 	"PreCompact":         indexJournal,
 	"Stop":               indexJournal,
 	"SubagentStop":       nothing,

@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+)
+
+type showOptions struct {
+	lines    string
+	grep     string
+	context  int
+	head     int
+	tail     int
+	failures bool
+	info     bool
+}
+
+// runShow prints a stored output, or a part of it, exactly as the tool
+// produced it. Every call counts as a retrieval (retention keeps retrieved
+// outputs longer; stats report the re-fetch rate).
+func runShow(ctx context.Context, a *app, args []string) error {
+	var o showOptions
+	fs := a.flags("show")
+	fs.StringVar(&o.lines, "lines", "", "print lines `A:B` (1-based, inclusive; A: or :B for open ends)")
+	fs.StringVar(&o.grep, "grep", "", "print the lines matching the regular expression `RE`, numbered")
+	fs.IntVar(&o.context, "C", 0, "with --grep, print `N` lines of context around each match")
+	fs.IntVar(&o.head, "head", 0, "print the first `N` lines")
+	fs.IntVar(&o.tail, "tail", 0, "print the last `N` lines")
+	fs.BoolVar(&o.failures, "failures", false, "print every line that signals a failure, numbered")
+	fs.BoolVar(&o.info, "info", false, "print what is known of the entry instead of its content")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("show takes one entry id").withHint("run `ctxkeep list` to see the ids")
+	}
+	st, err := a.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	e, err := st.Index.Entry(ctx, pos[0])
+	if errors.Is(err, sqlite.ErrNoEntry) {
+		return hint(err, "run `ctxkeep list --all` to see the stored outputs")
+	}
+	if err != nil {
+		return err
+	}
+	if o.info {
+		return a.printJSON(e)
+	}
+	data, err := st.Blobs.Get(e.Hash)
+	if errors.Is(err, blob.ErrCorrupt) {
+		return hint(err, "the stored copy of %s is damaged and will not be shown; run `ctxkeep doctor`", e.ID)
+	}
+	if err != nil {
+		return err
+	}
+	if err := st.Index.Touch(ctx, e.ID, a.Now()); err != nil {
+		return err
+	}
+	return o.print(a.Stdout, data)
+}
+
+func (o showOptions) print(w io.Writer, data []byte) error {
+	if o.lines == "" && o.grep == "" && o.head == 0 && o.tail == 0 && !o.failures {
+		_, err := w.Write(data) // the exact bytes
+		return err
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	switch {
+	case o.lines != "":
+		from, to, err := lineRange(o.lines, len(lines))
+		if err != nil {
+			return err
+		}
+		return writeAll(w, lines[from:to])
+	case o.head > 0:
+		return writeAll(w, lines[:min(o.head, len(lines))])
+	case o.tail > 0:
+		return writeAll(w, lines[max(0, len(lines)-o.tail):])
+	case o.failures:
+		for i, l := range lines {
+			if swap.SignalsFailure(l) {
+				fmt.Fprintf(w, "%d:%s", i+1, withNewline(l))
+			}
+		}
+		return nil
+	}
+	return grepLines(w, lines, o.grep, o.context)
+}
+
+// lineRange parses "A:B", "A:", ":B" or "A" into a slice range.
+func lineRange(spec string, n int) (int, int, error) {
+	a, b, found := strings.Cut(spec, ":")
+	if !found {
+		b = a
+	}
+	from, to := 1, n
+	var err error
+	if a != "" {
+		if from, err = strconv.Atoi(a); err != nil || from < 1 {
+			return 0, 0, usageErrorf("bad --lines %q: want A:B with 1 <= A", spec)
+		}
+	}
+	if b != "" {
+		if to, err = strconv.Atoi(b); err != nil || to < from {
+			return 0, 0, usageErrorf("bad --lines %q: want A:B with A <= B", spec)
+		}
+	}
+	if from > n {
+		return 0, 0, fmt.Errorf("--lines %s: the output has only %d lines", spec, n)
+	}
+	return from - 1, min(to, n), nil
+}
+
+// grepLines prints matches as "N:line" and context as "N-line", with "--"
+// between groups, like grep -n.
+func grepLines(w io.Writer, lines []string, expr string, context int) error {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return usageErrorf("bad --grep: %v", err)
+	}
+	last := -1 // last line printed
+	for i, l := range lines {
+		if !re.MatchString(strings.TrimRight(l, "\r\n")) {
+			continue
+		}
+		from := max(0, i-context, last+1)
+		if last >= 0 && from > last+1 {
+			fmt.Fprintln(w, "--")
+		}
+		to := min(len(lines)-1, i+context)
+		for j := from; j <= to; j++ {
+			sep := "-"
+			if re.MatchString(strings.TrimRight(lines[j], "\r\n")) {
+				sep = ":"
+			}
+			fmt.Fprintf(w, "%d%s%s", j+1, sep, withNewline(lines[j]))
+		}
+		last = to
+	}
+	return nil
+}
+
+func writeAll(w io.Writer, lines []string) error {
+	for _, l := range lines {
+		if _, err := io.WriteString(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func withNewline(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}

@@ -1,0 +1,146 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+)
+
+// postToolUse swaps a large tool output out of the context: it stores the
+// exact original (durably, and indexed), writes a plain-text copy the
+// agent's Read can page through, and replies with a view in the tool's own
+// output shape. Small outputs, outputs that must arrive whole and outputs
+// that are not text get no reply at all.
+func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
+	ev := c.Event
+	in := claudecode.ParseInput(ev.ToolInput)
+	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
+	if swap.PassThrough(call, c.Config.Swap) != "" {
+		return nil, nil
+	}
+	out, err := claudecode.ReadOutput(ev.ToolName, ev.ToolResponse)
+	if err != nil {
+		return nil, nil // not text: images, background tasks, tools ctxkeep does not know
+	}
+	if !over(out.Text, c.Config.ThresholdFor(ev.ToolName)) {
+		return nil, nil
+	}
+	sessionDir, err := claudecode.SessionDir(ev.TranscriptPath, ev.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	text, err := fullText(out, sessionDir)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(text)) > c.Config.Limits.MaxOutputBytes {
+		return nil, fmt.Errorf("%s output of %d bytes is over limits.max_output_bytes; left in the context", ev.ToolName, len(text))
+	}
+	item := swap.Item{
+		ID:       swap.EntryID(ev.SessionID, ev.ToolUseID),
+		Tool:     ev.ToolName,
+		Input:    in.Describe(ev.ToolName, ev.ToolInput),
+		Text:     text,
+		Exit:     exitStatus(ev.ToolName),
+		FilePath: in.FilePath,
+	}
+	view, err := c.keep(ctx, &item, sessionDir)
+	if err != nil {
+		return nil, err
+	}
+	if ev.ToolName == "Bash" {
+		c.learn(in.Command, len(text))
+	}
+	repl, err := claudecode.ReplaceOutput(ev.ToolName, ev.ToolResponse, view)
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Specific: &SpecificOutput{
+		HookEventName:        ev.HookEventName,
+		UpdatedToolOutput:    repl.ToolOutput,
+		UpdatedMCPToolOutput: repl.MCPOutput,
+	}}, nil
+}
+
+// over reports whether text is longer than threshold characters, counting
+// runes only when the byte length leaves a doubt.
+func over(text string, threshold int) bool {
+	return len(text) > threshold && utf8.RuneCountInString(text) > threshold
+}
+
+// fullText is the whole output: a Bash output the client cut is read back
+// from the file the client saved it to, which must lie in the session's
+// tool-results folder (the path comes from hook input).
+func fullText(out claudecode.Output, sessionDir string) (string, error) {
+	if out.PersistedPath == "" {
+		return out.Text, nil
+	}
+	if !claudecode.Within(out.PersistedPath, claudecode.ToolResultsDir(sessionDir)) {
+		return "", fmt.Errorf("persisted output %q is outside the session's tool-results folder", out.PersistedPath)
+	}
+	b, err := os.ReadFile(out.PersistedPath)
+	if err != nil {
+		return "", fmt.Errorf("read the client's persisted output: %w", err)
+	}
+	return string(b), nil
+}
+
+// exitStatus is what PostToolUse says of a Bash command: it fires only for
+// commands that succeeded (failures go to PostToolUseFailure).
+func exitStatus(tool string) int {
+	if tool == "Bash" {
+		return 0
+	}
+	return swap.NoExit
+}
+
+func viewBudget(c *Call) swap.Budget {
+	v := c.Config.View
+	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns}
+}
+
+// keep stores the original durably and indexes it, and returns its view.
+// Order matters: the blob is durable, then the readable copy is written,
+// then the view is built (it names the copy), then the entry is committed.
+// Only after keep returns may the model see the view.
+func (c *Call) keep(ctx context.Context, it *swap.Item, sessionDir string) (string, error) {
+	st, err := c.Store()
+	if err != nil {
+		return "", err
+	}
+	info, _, err := st.Blobs.Put([]byte(it.Text))
+	if err != nil {
+		return "", err
+	}
+	it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
+	if err := writeCopy(it.CopyPath, it.Text); err != nil {
+		c.logf("%s session=%s: readable copy: %v", c.Event.HookEventName, c.Event.SessionID, err)
+		it.CopyPath = "" // the view then points to `ctxkeep show` only
+	}
+	view, stats := swap.View(*it, viewBudget(c))
+	e := sqlite.Entry{
+		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,
+		Tool: it.Tool, Input: it.Input, Hash: info.Hash, Chars: stats.Chars, Lines: stats.Lines,
+		ViewChars: stats.ViewChars, Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath,
+		Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
+	}
+	if it.Exit != swap.NoExit {
+		code := it.Exit
+		e.ExitCode = &code
+	}
+	return view, st.Index.AddEntry(ctx, e, info)
+}
+
+func writeCopy(path, text string) error {
+	if err := fsx.MkdirPrivate(filepath.Dir(path)); err != nil {
+		return err
+	}
+	return fsx.WriteFileReplace(path, []byte(text), fsx.FilePerm)
+}

@@ -1,0 +1,126 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep/internal/learned"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+)
+
+// preToolUse runs a Bash command that is likely to print a lot (a test,
+// build or lint runner, or a command learned to be large) through the
+// wrapper, so that its output is kept whole even if it fails. It wraps only
+// when it can honestly grant the rewritten command: when the original one
+// would have run without asking (claude-code-hooks.md §4.2).
+func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
+	ev := c.Event
+	if ev.ToolName != "Bash" || !c.Config.Wrapper.Enabled || (ev.AgentID != "" && !c.Config.Swap.Subagents) {
+		return nil, nil
+	}
+	in := claudecode.ParseInput(ev.ToolInput)
+	if in.Command == "" || in.RunInBackground || swap.IsWrapped(in.Command) || !c.likelyLarge(in.Command) {
+		return nil, nil
+	}
+	if !c.permissions().AllowsBash(ev.PermissionMode, in.Command) {
+		return nil, nil
+	}
+	if journal.ValidSessionID(ev.ToolUseID) != nil {
+		return nil, nil // the id names the spool file
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	spool := filepath.Join(c.Dirs.Spool(), ev.ToolUseID)
+	if err := writeSpec(spool, captureSpec{
+		SessionID: ev.SessionID, ToolUseID: ev.ToolUseID, AgentID: ev.AgentID,
+		TranscriptPath: ev.TranscriptPath, Cwd: ev.Cwd, Command: in.Command,
+	}); err != nil {
+		return nil, err
+	}
+	rewritten, err := withCommand(ev.ToolInput, swap.Wrap(in.Command, exe, spool))
+	if err != nil {
+		return nil, err
+	}
+	return &Reply{Specific: &SpecificOutput{
+		HookEventName:            ev.HookEventName,
+		UpdatedInput:             rewritten,
+		PermissionDecision:       "allow",
+		PermissionDecisionReason: "ctxkeep keeps the whole output of a command your settings already allow",
+	}}, nil
+}
+
+// likelyLarge: a configured runner, or a command learned to be large here.
+func (c *Call) likelyLarge(command string) bool {
+	for _, part := range swap.SimpleCommands(command) {
+		if swap.MatchesAny(part, c.Config.Wrapper.Commands) {
+			return true
+		}
+	}
+	if !c.Config.Wrapper.Learn {
+		return false
+	}
+	f, err := learned.Load(c.Dirs.Learned())
+	return err == nil && f.Match(c.project(), command) != ""
+}
+
+// permissions reads the Bash rules of the user's, the project's and the
+// local settings.
+func (c *Call) permissions() claudecode.Permissions {
+	var files [][]byte
+	for _, scope := range []claudecode.Scope{claudecode.User, claudecode.Project, claudecode.Local} {
+		path := claudecode.SettingsPath(scope, c.Env.Getenv("HOME"), c.project(), c.Env.Getenv("CLAUDE_CONFIG_DIR"))
+		if data, err := os.ReadFile(path); err == nil {
+			files = append(files, data)
+		}
+	}
+	return claudecode.ReadPermissions(files...)
+}
+
+// project is the project root: the client's CLAUDE_PROJECT_DIR, else the
+// session's cwd.
+func (c *Call) project() string {
+	if p := c.Env.Getenv("CLAUDE_PROJECT_DIR"); p != "" {
+		return p
+	}
+	return c.Event.Cwd
+}
+
+// captureSpec tells `ctxkeep capture` whose output it is storing.
+type captureSpec struct {
+	SessionID      string `json:"session_id"`
+	ToolUseID      string `json:"tool_use_id"`
+	AgentID        string `json:"agent_id,omitempty"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Command        string `json:"command"`
+}
+
+func writeSpec(spool string, spec captureSpec) error {
+	data, err := json.Marshal(spec)
+	if err != nil {
+		return err
+	}
+	if err := fsx.MkdirPrivate(filepath.Dir(spool)); err != nil {
+		return err
+	}
+	return fsx.WriteFileReplace(spool+".json", data, fsx.FilePerm)
+}
+
+// withCommand returns a Bash tool_input with its command replaced and every
+// other field (description, timeout…) kept: updatedInput replaces the input
+// wholesale.
+func withCommand(input json.RawMessage, command string) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(input, &m); err != nil {
+		return nil, err
+	}
+	m["command"], _ = json.Marshal(command)
+	return json.Marshal(m)
+}

@@ -1,0 +1,156 @@
+package outline
+
+var rustLang = &language{
+	syn:    &syntax{slash: true, nest: true, quotes: `"'`, multi: `"`, extra: lifetimes | rawR},
+	layout: braced,
+	decl:   rustDecl,
+}
+
+var rustQualifiers = []string{"default", "async", "unsafe", "auto"}
+
+// rustDecl recognises fn (a method in an impl or a trait), struct, enum,
+// union, trait, impl, mod, type and macro_rules!, with their attributes,
+// visibility (pub(crate)…) and qualifiers (const, async, unsafe,
+// extern "C"). Constants and statics are left out: they are values, not
+// the shape of the code.
+func rustDecl(s *scanner, l *line) decl {
+	if s.openParens() > 0 {
+		return decl{}
+	}
+	c := at(l)
+	for c.at("#[") || c.at("#![") {
+		c.i++
+		if c.peek() == '!' {
+			c.i++
+		}
+		if !c.skip('[', ']') {
+			return decl{}
+		}
+		c.space()
+	}
+	if c.word("pub") && c.peek() == '(' {
+		c.skip('(', ')')
+		c.space()
+	}
+	for {
+		if _, ok := c.oneOf(rustQualifiers); ok {
+			continue
+		}
+		if c.at("const ") {
+			save := c.i
+			c.word("const")
+			if c.at("fn ") || c.at("unsafe ") || c.at("async ") || c.at("extern ") {
+				continue
+			}
+			c.i = save
+			return decl{} // a constant
+		}
+		if c.word("extern") {
+			if c.peek() == '"' {
+				c.quoted()
+				c.space()
+			}
+			if c.done() || c.peek() == '{' {
+				return decl{block: members} // extern "C" { fn …; }
+			}
+			continue
+		}
+		break
+	}
+	p := s.parent()
+	switch {
+	case c.word("fn"):
+		if name := c.ident(); name != "" {
+			return decl{kind: methodIn(p, "impl", "trait"), name: name, block: body}
+		}
+	case c.word("struct"):
+		return rustNamed(&c, "struct", body)
+	case c.word("enum"):
+		return rustNamed(&c, "enum", body)
+	case c.word("union"):
+		if d := rustNamed(&c, "union", body); c.peek() == '{' || c.peek() == '<' || c.done() {
+			return d
+		}
+	case c.word("trait"):
+		return rustNamed(&c, "trait", members)
+	case c.word("mod"):
+		return rustNamed(&c, "module", members)
+	case c.word("type"):
+		return rustNamed(&c, "type", plain)
+	case c.word("impl"):
+		if name := implName(&c); name != "" {
+			return decl{kind: "impl", name: name, block: members}
+		}
+	case c.at("macro_rules!"):
+		c.i += len("macro_rules!")
+		c.space()
+		return rustNamed(&c, "macro", body)
+	}
+	return decl{}
+}
+
+func rustNamed(c *cursor, kind string, block role) decl {
+	if name := c.ident(); name != "" {
+		return decl{kind: kind, name: name, block: block}
+	}
+	return decl{}
+}
+
+// implName reads what an impl is for: "Store", "fmt::Display for Store",
+// "<T: Clone> From<T> for Wrapper<T>" without the impl's own parameters.
+func implName(c *cursor) string {
+	if c.peek() == '<' && !skipAngles(c) {
+		return ""
+	}
+	c.space()
+	start, depth := c.i, 0
+	for ; c.i < len(c.b); c.i++ {
+		switch b := c.b[c.i]; {
+		case b == '<':
+			depth++
+		case b == '>' && c.b[c.i-1] != '-':
+			depth--
+		case depth == 0 && (b == '{' || (b == 'w' && c.b[c.i-1] == ' ' && c.at("where") && !isIdent(c.peekAt(5)))):
+			return squash(c.b[start:c.i])
+		}
+	}
+	return squash(c.b[start:])
+}
+
+// skipAngles skips a <…> group, where -> and => do not close it.
+func skipAngles(c *cursor) bool {
+	depth := 0
+	for ; c.i < len(c.b); c.i++ {
+		switch c.b[c.i] {
+		case '<':
+			depth++
+		case '>':
+			if c.i > 0 && (c.b[c.i-1] == '-' || c.b[c.i-1] == '=') {
+				continue
+			}
+			if depth--; depth == 0 {
+				c.i++
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// squash returns b trimmed, its runs of blanks made one space.
+func squash(b []byte) string {
+	out := make([]byte, 0, len(b))
+	space := false
+	for _, c := range b {
+		if c == ' ' || c == '\t' {
+			space = len(out) > 0
+			continue
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, c)
+	}
+	return validName(out)
+}

@@ -1,0 +1,85 @@
+package swap
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSignalsFailure(t *testing.T) {
+	yes := []string{
+		"--- FAIL: TestStore (0.00s)",
+		"FAIL\tgithub.com/x/y\t0.012s",
+		"FAIL github.com/x/y [build failed]",
+		"panic: runtime error: index out of range [3] with length 3",
+		"./store.go:42:7: undefined: Foo",
+		"store_test.go:12: got 3, want 4 (test failed)",
+		"Traceback (most recent call last):",
+		"ValueError: invalid literal for int() with base 10: 'x'",
+		"E       assert 3 == 4",
+		"FAILED tests/test_x.py::test_y - AssertionError: boom",
+		"  1) test mount renders page (SpotterWeb.ProjectReviewLiveTest)",
+		"     ** (RuntimeError) no :secret_key_base configuration found",
+		"== Compilation error in file lib/x.ex ==",
+		"5 tests, 1 failure",
+		"error[E0425]: cannot find value `x` in this scope",
+		"src/main.c:3:5: error: expected ';' before 'return'",
+		"app.ts(12,5): error TS2304: Cannot find name 'foo'.",
+		"npm ERR! code ELIFECYCLE",
+		"✘ [ERROR] Could not resolve \"js/app.js\"",
+		"  ● Suite › renders",
+		"  ✕ adds 1 + 2 (5 ms)",
+		"[ERROR] Failed to execute goal org.apache.maven.plugins",
+		"Exception in thread \"main\" java.lang.NullPointerException",
+		"java.lang.IllegalStateException: boom",
+		"make: *** [Makefile:12: all] Error 2",
+		"exit status 2",
+		"Process exited with code 137",
+		"Segmentation fault (core dumped)",
+		"bash: foo: command not found",
+		"fatal: not a git repository (or any of the parent directories): .git",
+		"thread 'main' panicked at src/main.rs:2:5:",
+		"not ok 3 - handles empty input",
+		"cat: x: No such file or directory",
+	}
+	no := []string{
+		"",
+		"ok  \tgithub.com/x/y\t0.012s",
+		"--- PASS: TestStore (0.00s)",
+		"PASS",
+		"=== RUN   TestStore",
+		"Compiling 4 files (.ex)",
+		"Finished in 0.5 seconds (0.1s async, 0.4s sync)",
+		"5 tests, 0 failures",
+		"Found 0 errors.",
+		"no errors found",
+		"errors: 0, warnings: 2",
+		"stderr: \"\"",
+		"type ErrorBoundary struct{}",
+		"warning: variable \"messages\" is unused",
+		"Tests: 12 passed, 12 total",
+		"  ✓ adds 1 + 2 (5 ms)",
+		"exit status 0",
+		"handleErrors(ctx)",
+	}
+	for _, l := range yes {
+		if !SignalsFailure(l) {
+			t.Errorf("missed failure: %q", l)
+		}
+	}
+	for _, l := range no {
+		if SignalsFailure(l) {
+			t.Errorf("false failure: %q", l)
+		}
+	}
+}
+
+func TestFailureLinesCountsAll(t *testing.T) {
+	var lines []string
+	for i := range 50 {
+		lines = append(lines, "ok line", "--- FAIL: TestX"+strings.Repeat("y", i))
+	}
+	first, total := FailureLines(lines, 10)
+	if total != 50 || len(first) != 10 || first[0].N != 2 || first[9].N != 20 {
+		t.Fatalf("first %v total %d", first, total)
+	}
+}

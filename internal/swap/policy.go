@@ -1,0 +1,165 @@
+package swap
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
+)
+
+// EntryID names the entry of one tool call: the same call stored twice (a
+// retried hook) gets the same id.
+func EntryID(session, toolUseID string) string {
+	sum := sha256.Sum256([]byte(session + "\x00" + toolUseID))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// CopyPrefix starts the names of the plain-text copies ctxkeep writes next
+// to the client's own persisted outputs.
+const CopyPrefix = "ctxkeep-"
+
+// Call is what the pass-through rules look at.
+type Call struct {
+	Tool     string
+	Command  string // Bash
+	FilePath string // Read
+	Agent    bool   // made inside a subagent
+}
+
+// PassThrough says why a call's output must reach the model whole, or ""
+// when it may be swapped out.
+func PassThrough(c Call, cfg config.Swap) string {
+	switch {
+	case !cfg.Enabled:
+		return "swap disabled"
+	case c.Agent && !cfg.Subagents:
+		return "subagent call"
+	case c.Tool == "Read" && isCopy(c.FilePath):
+		return "ctxkeep's own stored content"
+	case c.Tool == "Read" && matchesFile(c.FilePath, cfg.PassthroughFiles):
+		return "file that must arrive whole"
+	case c.Tool == "Bash" && IsWrapped(c.Command):
+		return "already captured by the wrapper"
+	case c.Tool == "Bash" && allCommandsMatch(c.Command, cfg.PassthroughCommands):
+		return "trivial command"
+	}
+	return ""
+}
+
+func isCopy(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasPrefix(base, CopyPrefix) && filepath.Base(filepath.Dir(path)) == "tool-results"
+}
+
+func matchesFile(path string, patterns []string) bool {
+	base := filepath.Base(path)
+	for _, p := range patterns {
+		if ok, _ := filepath.Match(p, base); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// allCommandsMatch reports whether every simple command of a command line
+// starts with one of the patterns' words. "cd sub && npm test" is not
+// trivial because of its second half.
+func allCommandsMatch(command string, patterns []string) bool {
+	parts := SimpleCommands(command)
+	if len(parts) == 0 {
+		return false
+	}
+	for _, part := range parts {
+		if !MatchesAny(part, patterns) {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchesAny reports whether a simple command's words start with the words
+// of one of the patterns ("git status" matches "git status -s", not
+// "git statusx").
+func MatchesAny(simple string, patterns []string) bool {
+	words := strings.Fields(simple)
+	for _, p := range patterns {
+		pw := strings.Fields(p)
+		if len(pw) == 0 || len(pw) > len(words) {
+			continue
+		}
+		match := true
+		for i := range pw {
+			if words[i] != pw[i] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// SimpleCommands splits a command line on ;, &&, ||, | and newlines, and
+// drops leading variable assignments (FOO=1 make) from each part. It knows
+// quotes well enough not to split inside them; anything fancier only makes
+// a command look less trivial, which is the safe side.
+func SimpleCommands(line string) []string {
+	var parts []string
+	var cur strings.Builder
+	var quote byte
+	flush := func() {
+		if s := stripAssignments(cur.String()); s != "" {
+			parts = append(parts, s)
+		}
+		cur.Reset()
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ';' || c == '\n' || c == '|' || c == '&':
+			flush()
+			continue
+		}
+		cur.WriteByte(c)
+	}
+	flush()
+	return parts
+}
+
+func stripAssignments(s string) string {
+	words := strings.Fields(s)
+	for len(words) > 0 && strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "=") {
+		words = words[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// brief is the one-line description of an entry for inventories.
+func brief(it Item, lines []string, st Stats) string {
+	if st.Binary {
+		return fmt.Sprintf("binary, %s bytes", commas(len(it.Text)))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s lines", commas(st.Lines))
+	if it.Exit != NoExit {
+		fmt.Fprintf(&b, ", exit %d", it.Exit)
+	}
+	if st.Failures > 0 {
+		fmt.Fprintf(&b, ", %d failure lines", st.Failures)
+	}
+	if n := len(lines); n > 0 && it.Tool == "Bash" {
+		fmt.Fprintf(&b, "; last: %s", cut(strings.TrimSpace(lines[n-1]), 80))
+	}
+	return b.String()
+}

@@ -1,0 +1,271 @@
+// Package swap decides which tool outputs leave the model's context and
+// builds the compact view the model sees in their place: what was called,
+// how big the output is, a summary made for the tool, every line that
+// signals a failure (up to a cap, with the count of the rest), the head and
+// the tail, and the exact way to get any part of the original back.
+//
+// Everything here is pure: no files, no clock. The hook stores the
+// original first and only then shows the view.
+package swap
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// NoExit is Item.Exit when the exit status is not known.
+const NoExit = -1
+
+// Item is one large tool output on its way out of the context.
+type Item struct {
+	ID       string // the entry id, for `ctxkeep show ID`
+	Tool     string // Bash, Read, Grep, Glob, WebFetch, an MCP tool…
+	Input    string // what was called: the command, the path, the pattern
+	Text     string // the whole original output
+	Exit     int    // exit status, or NoExit
+	CopyPath string // a plain-text copy the agent's Read can page through; "" if none
+	FilePath string // for Read: the file that was read
+}
+
+// Budget bounds a view (config.View).
+type Budget struct {
+	Chars    int // the whole view
+	Summary  int // the tool-specific summary
+	KeyLines int // failure lines shown before counting the rest
+}
+
+// maxLine is how much of one output line a view shows.
+const maxLine = 160
+
+// Stats describe an output, for the entry that indexes it.
+type Stats struct {
+	Chars     int    // characters of the original
+	Lines     int    // lines of the original
+	Failures  int    // lines that signal a failure
+	Binary    bool   // the output is binary data
+	Brief     string // one line, for inventories
+	ViewChars int    // characters of the view
+}
+
+// View renders the view of it within b.Chars bytes (so within as many
+// characters), and measures the original on the way. Sections are filled
+// in order of importance: what it is and how to get it back, then
+// failures, the tool's summary, the tail, the head.
+func View(it Item, b Budget) (string, Stats) {
+	lines := splitLines(it.Text)
+	st := Stats{Chars: utf8.RuneCountInString(it.Text), Lines: len(lines), Binary: IsBinary(it.Text)}
+	head := header(it, st)
+	foot := footer(it)
+	room := b.Chars - len(head) - len(foot)
+	var body []string
+	if st.Binary {
+		body = []string{fmt.Sprintf("Binary data (%s); not shown.\n", http.DetectContentType([]byte(it.Text)))}
+	} else {
+		body, st.Failures = bodySections(it, lines, b, &room)
+	}
+	st.Brief = brief(it, lines, st)
+	view := head + strings.Join(body, "") + foot
+	st.ViewChars = utf8.RuneCountInString(view)
+	return view, st
+}
+
+// bodySections picks what fits: failures first, never dropped for the rest.
+func bodySections(it Item, lines []string, b Budget, room *int) (out []string, failures int) {
+	add := func(s string) {
+		if s != "" && len(s) <= *room {
+			out = append(out, s)
+			*room -= len(s)
+		}
+	}
+	section, shown, failures := failureSection(it, lines, b.KeyLines, room)
+	out = append(out, section)
+	add(summarySection(it, lines, summaryRoom(it.Tool, b, *room)))
+	tail, head := edgeSections(lines, shown, *room)
+	add(head)
+	add(tail)
+	return out, failures
+}
+
+func header(it Item, st Stats) string {
+	size := fmt.Sprintf("%s chars, %s lines, ~%s tokens", commas(st.Chars), commas(st.Lines), tokens(len(it.Text)))
+	exit := ""
+	if it.Exit != NoExit {
+		exit = fmt.Sprintf("; exit status %d", it.Exit)
+	}
+	what := cut(it.Tool, 100) + " output"
+	if it.Tool == "Read" {
+		what = "Read of " + cut(it.FilePath, 300)
+	}
+	h := fmt.Sprintf("[ctxkeep] %s swapped out of the context, kept exactly as id %s: %s%s.\n", what, it.ID, size, exit)
+	if it.Input != "" && it.Tool != "Read" {
+		h += "call: " + cut(oneLine(it.Input), 300) + "\n"
+	}
+	if it.Tool == "Read" {
+		h += "(The numbers the client shows at the left count this view's lines. Lines of the file are marked L<n>.)\n"
+	}
+	return h
+}
+
+func footer(it Item) string {
+	show := fmt.Sprintf("`ctxkeep show %s --lines A:B` (or --grep RE -C N, --failures, --head N, --tail N)", it.ID)
+	switch {
+	case it.Tool == "Read":
+		return fmt.Sprintf("To see lines: Read %s again with offset and limit (L<n> above are its line numbers), or run %s.\n", cut(it.FilePath, 300), show)
+	case it.CopyPath != "":
+		return fmt.Sprintf("Get any part back exactly: Read %s with offset/limit (its lines are the L<n> above), or run %s.\n", cut(it.CopyPath, 300), show)
+	}
+	return fmt.Sprintf("Get any part back exactly: run %s.\n", show)
+}
+
+// failureSection lists the failure lines, as many as the cap and the room
+// allow, and always says how many there are in all.
+func failureSection(it Item, lines []string, cap int, room *int) (string, map[int]bool, int) {
+	shown := map[int]bool{}
+	if !HasFailures(it.Tool) {
+		return "", shown, 0
+	}
+	first, total := FailureLines(lines, cap)
+	if total == 0 {
+		return "", shown, 0
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d line(s) signal a failure:\n", total)
+	*room -= b.Len()
+	for _, l := range first {
+		s := numbered(l)
+		if len(s) > *room-80 { // keep room for the count of the rest
+			break
+		}
+		b.WriteString(s)
+		*room -= len(s)
+		shown[l.N] = true
+	}
+	if rest := total - len(shown); rest > 0 {
+		s := fmt.Sprintf("  … %d more: `ctxkeep show %s --failures`\n", rest, it.ID)
+		b.WriteString(s)
+		*room -= len(s)
+	}
+	return b.String(), shown, total
+}
+
+// summaryRoom is view.summary_length, except for a source file, whose
+// outline is worth more than its first and last lines: it gets all the
+// room but a few lines' worth.
+func summaryRoom(tool string, b Budget, room int) int {
+	if tool == "Read" {
+		return room - 3*maxLine/2
+	}
+	return min(b.Summary, room)
+}
+
+// edgeSections shows the last lines (where results and summaries are) and
+// the first ones, skipping lines already shown as failures.
+func edgeSections(lines []string, shown map[int]bool, room int) (tail, head string) {
+	tailRoom, headRoom := room*2/3, room/3
+	tail = edge("last lines:\n", lines, shown, tailRoom, true, 10)
+	head = edge("first lines:\n", lines, shown, headRoom+tailRoom-len(tail), false, 5)
+	return tail, head
+}
+
+func edge(title string, lines []string, shown map[int]bool, room int, fromEnd bool, max int) string {
+	var picked []string
+	used := len(title)
+	for k := 0; k < len(lines) && len(picked) < max; k++ {
+		i := k
+		if fromEnd {
+			i = len(lines) - 1 - k
+		}
+		if shown[i+1] {
+			continue
+		}
+		s := numbered(Line{N: i + 1, Text: lines[i]})
+		if used+len(s) > room {
+			break
+		}
+		used += len(s)
+		shown[i+1] = true
+		picked = append(picked, s)
+	}
+	if len(picked) == 0 {
+		return ""
+	}
+	if fromEnd {
+		for i, j := 0, len(picked)-1; i < j; i, j = i+1, j-1 {
+			picked[i], picked[j] = picked[j], picked[i]
+		}
+	}
+	return title + strings.Join(picked, "")
+}
+
+func numbered(l Line) string {
+	return fmt.Sprintf("  L%d: %s\n", l.N, cut(l.Text, maxLine))
+}
+
+// IsBinary reports whether text looks like binary data rather than text:
+// a NUL byte, or many bytes that are not UTF-8, in its first 8 KB.
+func IsBinary(text string) bool {
+	sample := text[:min(len(text), 8192)]
+	if strings.IndexByte(sample, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for i := 0; i < len(sample); {
+		r, size := utf8.DecodeRuneInString(sample[i:])
+		if r == utf8.RuneError && size == 1 && len(sample)-i >= utf8.UTFMax {
+			bad++
+		}
+		i += size
+	}
+	return bad*10 > len(sample)
+}
+
+// splitLines splits text into lines without their newline; a final
+// newline does not make an extra empty line.
+func splitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+// cut shortens s to at most n bytes at a rune boundary, marking the cut,
+// and turns it into valid UTF-8.
+func cut(s string, n int) string {
+	s = strings.ToValidUTF8(strings.TrimRight(s, "\r"), "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	i := n - len("…")
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// tokens estimates tokens from bytes (about four per token for English
+// and code): a label, not a measurement.
+func tokens(bytes int) string {
+	t := (bytes + 3) / 4
+	if t >= 1000 {
+		return fmt.Sprintf("%.1fk", float64(t)/1000)
+	}
+	return fmt.Sprint(t)
+}
+
+// commas writes 204812 as "204,812".
+func commas(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
