@@ -105,6 +105,20 @@ func TestLargeOutputsAreSwappedOut(t *testing.T) {
 	if lines != "--- FAIL: TestCase2500\n" {
 		t.Errorf("show --lines 2500:2500 = %q", lines)
 	}
+
+	// Resumed, the session is told what it has stored and how to get it.
+	before := len(h.API.RequestsOf(fakeapi.Main))
+	h.Run("continue", "--resume", res.SessionID, "--tools", "Bash,Read,Grep", "--mcp-config", mcp)
+	first := h.API.RequestsOf(fakeapi.Main)[before]
+	inventory := strings.Join(first.SystemMessages(), "\n")
+	for _, c := range cases {
+		if e := entries[c.id]; !strings.Contains(inventory, e.ID+" "+c.tool) {
+			t.Errorf("the resumed session's first request does not list %s %s:\n%s", e.ID, c.tool, inventory)
+		}
+	}
+	if !strings.Contains(inventory, "ctxkeep show ID") {
+		t.Errorf("inventory without retrieval hint:\n%s", inventory)
+	}
 }
 
 // TestFailingCommandIsCapturedWhole runs a command that fails with ~50 KB

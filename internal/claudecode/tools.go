@@ -369,3 +369,13 @@ func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, filepath.Clean(path))
 	return err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel)
 }
+
+// Replaceable reports whether ctxkeep can replace a tool's output (it knows
+// the tool's output shape).
+func Replaceable(tool string) bool {
+	switch tool {
+	case "Bash", "Read", "Grep", "Glob", "WebFetch", "WebSearch", "Agent", "Task":
+		return true
+	}
+	return IsMCP(tool)
+}

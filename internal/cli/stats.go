@@ -106,10 +106,14 @@ func matchSession(ids []string, id string) (string, error) {
 
 func printSessionList(a *app, sessions []sqlite.SessionStats) {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tLAST SEEN\tCALLS\tFAILED OPEN\tPAYLOADS\tPROJECT")
+	fmt.Fprintln(tw, "SESSION\tLAST SEEN\tCALLS\tFAILED OPEN\tSWAPPED\t~TOKENS KEPT OUT\tPROJECT")
 	for _, s := range sessions {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", s.ID, s.LastSeen.Local().Format("2006-01-02 15:04"),
-			s.Events, s.Failures, humanBytes(s.PayloadBytes), s.Cwd)
+		swapped, kept := 0, int64(0)
+		if s.Swap != nil {
+			swapped, kept = s.Swap.Entries, s.Swap.KeptOut()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", s.ID, s.LastSeen.Local().Format("2006-01-02 15:04"),
+			s.Events, s.Failures, swapped, (kept+3)/4, s.Cwd)
 	}
 	tw.Flush()
 }
@@ -131,6 +135,16 @@ func printSessionDetail(a *app, s sqlite.SessionStats) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", e.Event, e.Count, e.Failures, humanBytes(e.Bytes), micros(e.P50us), micros(e.P95us), micros(e.MaxUs))
 	}
 	tw.Flush()
+	if sw := s.Swap; sw != nil {
+		fmt.Fprintf(w, "\nswapped out: %d outputs, %d characters (~%d tokens) kept out of the context; %d retrieved again (re-fetch rate %.0f%%), %d retrievals\n",
+			sw.Entries, sw.KeptOut(), (sw.KeptOut()+3)/4, sw.Retrieved, 100*sw.RefetchRate(), sw.Retrievals)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "TOOL\tSWAPPED\tORIGINALS\tVIEWS\t~TOKENS KEPT OUT\tRETRIEVED\t")
+		for _, t := range sw.ByTool {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", t.Tool, t.Entries, t.Chars, t.ViewChars, (t.Chars-t.ViewChars+3)/4, t.Retrieved)
+		}
+		tw.Flush()
+	}
 	if len(s.ByTool) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -21,8 +21,9 @@ type Call struct {
 	Dirs    dirs.Dirs
 	Env     Env
 
-	logf  func(format string, args ...any)
-	store *store.Store
+	logf       func(format string, args ...any)
+	store      *store.Store
+	projectDir string // set when the project is known otherwise than from the environment
 }
 
 // Index opens the index database on first use. It never migrates: an index

@@ -58,10 +58,10 @@ func captured(env Env, spool string, rc int, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !over(text, cfg.ThresholdFor("Bash")) {
+	if !swap.Over(text, cfg.ThresholdFor("Bash")) {
 		return text, nil
 	}
-	c := &Call{Config: cfg, Dirs: d, Env: env, Event: spec.event(), logf: func(string, ...any) {}}
+	c := &Call{Config: cfg, Dirs: d, Env: env, Event: spec.event(), projectDir: spec.Project, logf: func(string, ...any) {}}
 	defer c.close()
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.DeadlineFor("PostToolUse"))
 	defer cancel()

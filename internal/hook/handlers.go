@@ -8,7 +8,7 @@ import (
 // in the journal by the dispatcher; the handlers here add the work their
 // event is the right moment for.
 var handlers = map[string]handler{
-	"SessionStart":       nothing,
+	"SessionStart":       sessionStart,
 	"UserPromptSubmit":   nothing,
 	"PreToolUse":         preToolUse,
 	"PostToolUse":        postToolUse,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
@@ -21,15 +20,12 @@ import (
 func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	ev := c.Event
 	in := claudecode.ParseInput(ev.ToolInput)
-	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
-	if swap.PassThrough(call, c.Config.Swap) != "" {
-		return nil, nil
-	}
 	out, err := claudecode.ReadOutput(ev.ToolName, ev.ToolResponse)
 	if err != nil {
 		return nil, nil // not text: images, background tasks, tools ctxkeep does not know
 	}
-	if !over(out.Text, c.Config.ThresholdFor(ev.ToolName)) {
+	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
+	if swap.Decide(call, out.Text, c.Config) != "" {
 		return nil, nil
 	}
 	sessionDir, err := claudecode.SessionDir(ev.TranscriptPath, ev.SessionID)
@@ -67,12 +63,6 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		UpdatedToolOutput:    repl.ToolOutput,
 		UpdatedMCPToolOutput: repl.MCPOutput,
 	}}, nil
-}
-
-// over reports whether text is longer than threshold characters, counting
-// runes only when the byte length leaves a doubt.
-func over(text string, threshold int) bool {
-	return len(text) > threshold && utf8.RuneCountInString(text) > threshold
 }
 
 // fullText is the whole output: a Bash output the client cut is read back

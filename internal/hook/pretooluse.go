@@ -40,7 +40,7 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	spool := filepath.Join(c.Dirs.Spool(), ev.ToolUseID)
 	if err := writeSpec(spool, captureSpec{
 		SessionID: ev.SessionID, ToolUseID: ev.ToolUseID, AgentID: ev.AgentID,
-		TranscriptPath: ev.TranscriptPath, Cwd: ev.Cwd, Command: in.Command,
+		TranscriptPath: ev.TranscriptPath, Cwd: ev.Cwd, Project: c.project(), Command: in.Command,
 	}); err != nil {
 		return nil, err
 	}
@@ -83,9 +83,12 @@ func (c *Call) permissions() claudecode.Permissions {
 	return claudecode.ReadPermissions(files...)
 }
 
-// project is the project root: the client's CLAUDE_PROJECT_DIR, else the
-// session's cwd.
+// project is the project root: the one the call was made for (capture),
+// else the client's CLAUDE_PROJECT_DIR, else the session's cwd.
 func (c *Call) project() string {
+	if c.projectDir != "" {
+		return c.projectDir
+	}
 	if p := c.Env.Getenv("CLAUDE_PROJECT_DIR"); p != "" {
 		return p
 	}
@@ -99,6 +102,7 @@ type captureSpec struct {
 	AgentID        string `json:"agent_id,omitempty"`
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
+	Project        string `json:"project"` // the Bash tool's environment has no CLAUDE_PROJECT_DIR
 	Command        string `json:"command"`
 }
 

@@ -242,7 +242,7 @@ func (r *clike) typeDecl(c *cursor, kw string) (decl, bool) {
 
 // function recognises a function or method declaration: a return type (or
 // not, for constructors), a name, a (.
-func (r *clike) function(s *scanner, c *cursor, p block, inType bool) decl {
+func (r *clike) function(s *scanner, c *cursor, p *block, inType bool) decl {
 	if !inType && !r.topFuncs {
 		return decl{}
 	}
@@ -293,8 +293,8 @@ func (r *clike) function(s *scanner, c *cursor, p block, inType bool) decl {
 		if args := testArgs(rest[open:]); args != "" {
 			return decl{kind: "test", name: args, block: body, wait: brace}
 		}
-	case r.cpp && !inType && knrType(s.prev):
-		d.prefix, d.wait = s.prev, brace
+	case r.cpp && !inType && knrType(s.prevCode()):
+		d.prefix, d.wait = s.prevCode(), brace
 		return d
 	case r.bareTop && !inType:
 		d.wait = brace

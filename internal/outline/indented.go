@@ -19,23 +19,28 @@ var pythonLang = &language{
 // the lines above.
 func pythonDecl(s *scanner, l *line) decl {
 	c := at(l)
-	c.word("async")
-	switch {
-	case c.word("def"):
-		if name := c.ident(); name != "" {
-			return decl{kind: methodIn(s.parent(), "class"), name: name}
+	for {
+		word := c.identBytes()
+		c.space()
+		switch string(word) {
+		case "async":
+			continue
+		case "def":
+			if name := c.ident(); name != "" {
+				return decl{kind: methodIn(s.parent(), "class"), name: name}
+			}
+		case "class":
+			if name := c.ident(); name != "" {
+				return decl{kind: "class", name: name}
+			}
 		}
-	case c.word("class"):
-		if name := c.ident(); name != "" {
-			return decl{kind: "class", name: name}
-		}
+		return decl{}
 	}
-	return decl{}
 }
 
 // methodIn returns "method" if p is a declaration of one of the kinds,
 // "func" otherwise.
-func methodIn(p block, kinds ...string) string {
+func methodIn(p *block, kinds ...string) string {
 	for _, k := range kinds {
 		if p.kind == k {
 			return "method"
@@ -50,45 +55,60 @@ var rubyLang = &language{
 	decl:   rubyDecl,
 }
 
-var rubyVisibility = []string{"private", "protected", "public", "private_class_method", "public_class_method", "module_function"}
-
-// rubyTests are RSpec's and minitest/spec's blocks.
-var rubyTests = []string{"describe", "context", "it", "specify", "feature", "scenario", "shared_examples", "shared_context", "RSpec.describe"}
-
 // rubyDecl recognises def (with private def…), class, module, and RSpec
 // blocks.
 func rubyDecl(s *scanner, l *line) decl {
 	c := at(l)
 	for {
-		if _, ok := c.oneOf(rubyVisibility); !ok {
-			break
-		}
-	}
-	switch {
-	case c.word("def"):
-		if name := rubyMethodName(&c); name != "" {
-			return decl{kind: methodIn(s.parent(), "class", "module"), name: name}
-		}
-	case c.word("class"):
-		if c.at("<<") {
-			return decl{} // class << self: its defs belong to the class
-		}
-		if name := constantPath(&c, "::"); name != "" {
-			return decl{kind: "class", name: name}
-		}
-	case c.word("module"):
-		if name := constantPath(&c, "::"); name != "" {
-			return decl{kind: "module", name: name}
-		}
-	default:
-		if _, ok := c.oneOf(rubyTests); ok && endsWithDo(l.b) {
-			if name, ok := c.quoted(); ok {
-				return decl{kind: "test", name: name}
+		start := c.i
+		word := c.identBytes()
+		c.space()
+		switch string(word) {
+		case "private", "protected", "public", "private_class_method", "public_class_method", "module_function":
+			continue
+		case "def":
+			if name := rubyMethodName(&c); name != "" {
+				return decl{kind: methodIn(s.parent(), "class", "module"), name: name}
+			}
+		case "class":
+			if c.at("<<") {
+				return decl{} // class << self: its defs belong to the class
 			}
 			if name := constantPath(&c, "::"); name != "" {
-				return decl{kind: "test", name: name}
+				return decl{kind: "class", name: name}
+			}
+		case "module":
+			if name := constantPath(&c, "::"); name != "" {
+				return decl{kind: "module", name: name}
+			}
+		case "RSpec":
+			if c.at(".describe") {
+				c.i += len(".describe")
+				return rubyTest(&c, l)
+			}
+		case "describe", "context", "it", "specify", "feature", "scenario", "shared_examples", "shared_context":
+			if c.i > start+len(word) || c.peek() == '(' { // a call: it "works" do, describe(Foo) do
+				return rubyTest(&c, l)
 			}
 		}
+		return decl{}
+	}
+}
+
+// rubyTest reads an RSpec block's description: a string or a constant.
+func rubyTest(c *cursor, l *line) decl {
+	if !endsWithDo(l.b) {
+		return decl{}
+	}
+	if c.peek() == '(' {
+		c.i++
+	}
+	c.space()
+	if name, ok := c.quoted(); ok {
+		return decl{kind: "test", name: name}
+	}
+	if name := constantPath(c, "::"); name != "" {
+		return decl{kind: "test", name: name}
 	}
 	return decl{}
 }
@@ -233,7 +253,7 @@ func luaDecl(s *scanner, l *line) decl {
 	}
 	c.i++
 	c.space()
-	if c.word("function") || c.at("function(") {
+	if c.word("function") {
 		return decl{kind: "func", name: name}
 	}
 	return decl{}
@@ -252,7 +272,7 @@ func luaName(c *cursor) string {
 }
 
 var shellLang = &language{
-	syn:    &syntax{hash: hashWord, quotes: "\"'`", multi: "\"'`", raw: "'", here: shHeredoc, extra: shellWords},
+	syn:    &syntax{hash: hashWord, quotes: "\"'`", multi: "\"'`", raw: "'", here: shHeredoc, braceBlocks: true, extra: shellWords},
 	layout: indented,
 	decl:   shellDecl,
 }
@@ -277,58 +297,51 @@ func shellDecl(s *scanner, l *line) decl {
 }
 
 var scalaLang = &language{
-	syn:    &syntax{slash: true, nest: true, quotes: `"'`, triple: true, extra: lifetimes},
+	syn:    &syntax{slash: true, nest: true, quotes: `"'`, triple: true, braceBlocks: true, extra: lifetimes},
 	layout: indented, // Scala 3 needs no braces; Scala 2's are indented too
 	decl:   scalaDecl,
 }
-
-var scalaMods = []string{"private", "protected", "final", "sealed", "abstract", "implicit", "lazy", "override", "inline", "opaque", "transparent", "open", "infix", "case", "export"}
 
 // scalaDecl recognises def, class, case class, object, trait, enum, type.
 func scalaDecl(s *scanner, l *line) decl {
 	c := at(l)
 	skipAnnotations(&c)
 	for {
-		if c.at("case ") && !c.at("case class") && !c.at("case object") {
-			return decl{} // a match case, or an enum's
-		}
-		if _, ok := c.oneOf(scalaMods); !ok {
-			break
-		}
-		if c.peek() == '[' { // private[pkg]
-			c.skip('[', ']')
-			c.space()
-		}
-	}
-	switch {
-	case c.word("def"):
-		name := c.ident()
-		if name == "" { // an operator: def +(that: T)
-			start := c.i
-			for !c.done() && strings.IndexByte(" \t([:", c.peek()) < 0 {
-				c.i++
+		word := c.identBytes()
+		c.space()
+		switch w := string(word); w {
+		case "private", "protected", "final", "sealed", "abstract", "implicit", "lazy", "override", "inline",
+			"opaque", "transparent", "open", "infix", "export":
+			if c.peek() == '[' { // private[pkg]
+				c.skip('[', ']')
+				c.space()
 			}
-			name = validName(c.b[start:c.i])
+			continue
+		case "case":
+			if c.at("class ") || c.at("object ") {
+				continue
+			}
+		case "def":
+			name := c.ident()
+			if name == "" { // an operator: def +(that: T)
+				start := c.i
+				for !c.done() && strings.IndexByte(" \t([:", c.peek()) < 0 {
+					c.i++
+				}
+				name = validName(c.b[start:c.i])
+			}
+			if name != "" {
+				return decl{kind: methodIn(s.parent(), "class", "object", "trait", "enum"), name: name}
+			}
+		case "class", "object", "trait", "enum", "type":
+			return named(&c, w)
+		case "package":
+			if c.word("object") {
+				return named(&c, "object")
+			}
 		}
-		if name != "" {
-			return decl{kind: methodIn(s.parent(), "class", "object", "trait", "enum"), name: name}
-		}
-	case c.word("class"):
-		return named(&c, "class")
-	case c.word("object"):
-		return named(&c, "object")
-	case c.word("trait"):
-		return named(&c, "trait")
-	case c.word("enum"):
-		return named(&c, "enum")
-	case c.word("type"):
-		return named(&c, "type")
-	case c.word("package"):
-		if c.word("object") {
-			return named(&c, "object")
-		}
+		return decl{}
 	}
-	return decl{}
 }
 
 // named reads the name of a declaration of the kind.

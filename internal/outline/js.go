@@ -13,96 +13,111 @@ var jsLang = &language{
 
 var (
 	jsMemberMods = []string{"public", "private", "protected", "static", "readonly", "abstract", "override", "declare", "async", "get", "set", "accessor"}
-	jsTests      = []string{"describe", "it", "test", "context", "suite", "specify", "bench"}
 )
 
 // jsDecl recognises function, class, interface, type, enum, namespace,
 // functions bound to a const (arrow functions, function expressions),
-// class members, test blocks (describe, it, test) and CommonJS exports
-// (exports.f = function…). Declarations made with a keyword count at any
-// depth; class members only directly in a class or interface body.
+// class members, test blocks (describe, it, test) and, at top level,
+// object literals with methods and CommonJS exports (exports.f =
+// function…). Declarations made with a keyword count at any depth; class
+// members only directly in a class or interface body.
 func jsDecl(s *scanner, l *line) decl {
 	if s.openParens() > 0 {
 		return decl{}
 	}
 	c := at(l)
 	skipDecorators(&c)
-	if c.done() {
-		return decl{}
-	}
 	p := s.parent()
 	if p.role == members {
 		return jsMember(&c, p)
 	}
-	start := c.i
-	exported := c.word("export")
-	dflt := exported && c.word("default")
-	c.word("declare")
-	c.word("abstract")
-	if c.at("async ") {
-		c.word("async")
-		if !c.at("function") {
-			c.i = start
-		}
-	}
+	exported, dflt := false, false
 	orDefault := func(name string) string {
 		if name == "" && dflt {
 			return "default"
 		}
 		return name
 	}
-	switch {
-	case c.word("function"):
-		if c.peek() == '*' {
-			c.i++
-			c.space()
-		}
-		if name := orDefault(c.ident()); name != "" {
-			return decl{kind: "func", name: name, block: body}
-		}
-	case c.word("class"):
-		if name := orDefault(c.ident()); name != "" {
-			return decl{kind: "class", name: name, block: members}
-		}
-	case c.word("interface"):
-		if name := c.ident(); name != "" {
-			return decl{kind: "interface", name: name, block: members}
-		}
-	case c.word("type"):
-		name := c.ident()
+	for {
+		start := c.i
+		word := c.identBytes()
 		c.space()
-		if name != "" && (c.peek() == '=' || c.peek() == '<') {
-			return decl{kind: "type", name: name, block: body}
-		}
-	case c.word("enum"):
-		return jsEnum(&c)
-	case c.word("namespace"), c.word("module"):
-		name, ok := c.quoted() // declare module "x"
-		if !ok {
-			name = constantPath(&c, ".")
-		}
-		if name != "" {
-			return decl{kind: "module", name: name, block: body}
-		}
-	case c.word("const"), c.word("let"), c.word("var"):
-		if c.word("enum") {
+		switch string(word) {
+		case "export":
+			exported = true
+			continue
+		case "default":
+			if !exported {
+				return decl{} // a switch's default:
+			}
+			dflt = true
+			switch c.peek() {
+			case '{':
+				return jsObject("default")
+			case '(':
+				return decl{kind: "func", name: "default", block: body, wait: arrow}
+			}
+			continue
+		case "declare", "abstract":
+			continue
+		case "async":
+			if dflt && c.peek() == '(' {
+				return decl{kind: "func", name: "default", block: body, wait: arrow}
+			}
+			continue
+		case "function":
+			if c.peek() == '*' {
+				c.i++
+				c.space()
+			}
+			if name := orDefault(c.ident()); name != "" {
+				return decl{kind: "func", name: name, block: body}
+			}
+		case "class":
+			if name := orDefault(c.ident()); name != "" {
+				return decl{kind: "class", name: name, block: members}
+			}
+		case "interface":
+			if name := c.ident(); name != "" {
+				return decl{kind: "interface", name: name, block: members}
+			}
+		case "type":
+			name := c.ident()
+			c.space()
+			if name != "" && (c.peek() == '=' || c.peek() == '<') {
+				return decl{kind: "type", name: name, block: body}
+			}
+		case "enum":
 			return jsEnum(&c)
+		case "namespace", "module":
+			if c.peek() == '.' && !exported && p.role == file { // module.exports = …
+				c.i = start
+				return jsAssignment(&c)
+			}
+			name, ok := c.quoted() // declare module "x"
+			if !ok {
+				name = constantPath(&c, ".")
+			}
+			if name != "" {
+				return decl{kind: "module", name: name, block: body}
+			}
+		case "const", "let", "var":
+			if c.word("enum") {
+				return jsEnum(&c)
+			}
+			return jsBinding(&c, p.role == file)
+		case "describe", "it", "test", "context", "suite", "specify", "bench":
+			c.i = start
+			return jsTest(&c)
+		case "":
+		default:
+			if !exported && p.role == file {
+				c.i = start
+				return jsAssignment(&c)
+			}
 		}
-		return jsBinding(&c, p.role == file)
-	case dflt:
-		switch {
-		case c.peek() == '{':
-			return jsObject("default")
-		case c.peek() == '(' || c.word("async") && c.peek() == '(':
-			return decl{kind: "func", name: "default", block: body, wait: arrow}
-		}
-	case !exported:
-		if d := jsTest(&c); d.found() {
-			return d
-		}
-		return jsAssignment(&c, p.role == file)
+		return decl{}
 	}
-	return decl{}
 }
 
 // jsObject declares an object literal bound at top level, whose methods
@@ -194,7 +209,7 @@ func skipType(c *cursor) bool {
 // jsMember recognises a method of a class or an interface: name(…),
 // async *name(…), get name(), #private(), [Symbol.iterator](), and
 // properties bound to functions: name = (…) => ….
-func jsMember(c *cursor, p block) decl {
+func jsMember(c *cursor, p *block) decl {
 	for jsModifier(c) {
 	}
 	if c.peek() == '*' {
@@ -259,33 +274,27 @@ func jsModifier(c *cursor) bool {
 
 // jsTest recognises describe("…", …), it.only('…', …), test(`…`, …).
 func jsTest(c *cursor) decl {
-	start := c.i
-	if _, ok := c.oneOfCall(jsTests); !ok {
-		c.i = start
-		return decl{}
-	}
+	c.identBytes()
 	for c.peek() == '.' { // .only, .skip, .concurrent
 		c.i++
 		c.identBytes()
 	}
-	if c.peek() == '(' {
-		c.i++
-		if name, ok := c.quoted(); ok {
-			return decl{kind: "test", name: name, block: body, inner: true}
-		}
+	if c.peek() != '(' {
+		return decl{}
 	}
-	c.i = start
+	c.i++
+	if name, ok := c.quoted(); ok {
+		return decl{kind: "test", name: name, block: body, inner: true}
+	}
 	return decl{}
 }
 
 // jsAssignment recognises CommonJS and prototype-style functions:
 // module.exports = function …, exports.parse = (s) => …,
 // Store.prototype.put = function (…) {…}.
-func jsAssignment(c *cursor, top bool) decl {
-	start := c.i
+func jsAssignment(c *cursor) decl {
 	path := constantPath(c, ".")
-	if !strings.Contains(path, ".") || strings.HasPrefix(path, "this.") {
-		c.i = start
+	if !strings.Contains(path, ".") {
 		return decl{}
 	}
 	c.space()
@@ -294,7 +303,7 @@ func jsAssignment(c *cursor, top bool) decl {
 	if strings.Contains(name, ".prototype.") {
 		kind = "method"
 	}
-	return jsValue(c, '=', kind, name, top)
+	return jsValue(c, '=', kind, name, true)
 }
 
 // skipDecorators skips @decorator and @decorator(…).
@@ -307,18 +316,4 @@ func skipDecorators(c *cursor) {
 		}
 		c.space()
 	}
-}
-
-// oneOfCall consumes the first of words the rest starts with followed by
-// ( or ., a call.
-func (c *cursor) oneOfCall(words []string) (string, bool) {
-	for _, w := range words {
-		if c.at(w) {
-			if next := c.peekAt(len(w)); next == '(' || next == '.' {
-				c.i += len(w)
-				return w, true
-			}
-		}
-	}
-	return "", false
 }

@@ -11,13 +11,6 @@ var kotlinLang = &language{
 	decl:   kotlinDecl,
 }
 
-var kotlinMods = []string{"public", "private", "protected", "internal", "open", "abstract", "final", "override", "sealed",
-	"data", "enum", "annotation", "inner", "value", "inline", "noinline", "crossinline", "suspend", "tailrec",
-	"operator", "infix", "external", "expect", "actual", "lateinit", "const", "companion"}
-
-// kotlinClasses are the declarations whose funs are methods.
-var kotlinClasses = []string{"class", "interface", "object", "enum"}
-
 // kotlinDecl recognises fun (with generics and receivers: fun <T>
 // List<T>.second()), class, interface, object, companion object,
 // typealias and secondary constructors.
@@ -29,50 +22,55 @@ func kotlinDecl(s *scanner, l *line) decl {
 	skipAnnotations(&c)
 	enum, companion := false, false
 	for {
-		m, ok := c.oneOf(kotlinMods)
-		if !ok {
-			break
-		}
-		enum = enum || m == "enum"
-		companion = companion || m == "companion"
-	}
-	p := s.parent()
-	switch {
-	case c.word("fun"):
-		if c.word("interface") {
-			return kotlinNamed(&c, "interface")
-		}
-		if c.peek() == '<' && !skipAngles(&c) {
-			return decl{}
-		}
+		word := c.identBytes()
 		c.space()
-		if name := kotlinFunName(&c); name != "" {
-			return decl{kind: methodIn(p, kotlinClasses...), name: name, block: body}
+		switch string(word) {
+		case "public", "private", "protected", "internal", "open", "abstract", "final", "override", "sealed",
+			"data", "annotation", "inner", "value", "inline", "noinline", "crossinline", "suspend", "tailrec",
+			"operator", "infix", "external", "expect", "actual", "lateinit", "const":
+			continue
+		case "enum":
+			enum = true
+			continue
+		case "companion":
+			companion = true
+			continue
+		case "fun":
+			if c.word("interface") {
+				return kotlinNamed(&c, "interface")
+			}
+			if c.peek() == '<' && !skipAngles(&c) {
+				return decl{}
+			}
+			c.space()
+			if name := kotlinFunName(&c); name != "" {
+				return decl{kind: methodIn(s.parent(), "class", "interface", "object", "enum"), name: name, block: body}
+			}
+		case "class":
+			if enum {
+				return kotlinNamed(&c, "enum")
+			}
+			return kotlinNamed(&c, "class")
+		case "interface":
+			return kotlinNamed(&c, "interface")
+		case "object":
+			if d := kotlinNamed(&c, "object"); d.found() {
+				return d
+			}
+			if companion {
+				return decl{kind: "object", name: "Companion", block: members}
+			}
+		case "typealias":
+			if name := c.ident(); name != "" {
+				return decl{kind: "type", name: name}
+			}
+		case "constructor":
+			if s.parent().role == members {
+				return decl{kind: "method", name: "constructor", block: body}
+			}
 		}
-	case c.word("class"):
-		if enum {
-			return kotlinNamed(&c, "enum")
-		}
-		return kotlinNamed(&c, "class")
-	case c.word("interface"):
-		return kotlinNamed(&c, "interface")
-	case c.word("object"):
-		if d := kotlinNamed(&c, "object"); d.found() {
-			return d
-		}
-		if companion {
-			return decl{kind: "object", name: "Companion", block: members}
-		}
-	case c.word("typealias"):
-		if name := c.ident(); name != "" {
-			return decl{kind: "type", name: name}
-		}
-	case c.at("constructor(") || c.word("constructor"):
-		if p.role == members {
-			return decl{kind: "method", name: "constructor", block: body}
-		}
+		return decl{}
 	}
-	return decl{}
 }
 
 func kotlinNamed(c *cursor, kind string) decl {
@@ -119,12 +117,6 @@ var swiftLang = &language{
 	decl:       swiftDecl,
 }
 
-var swiftMods = []string{"public", "private", "fileprivate", "internal", "open", "final", "static", "override", "mutating",
-	"nonmutating", "convenience", "required", "lazy", "dynamic", "optional", "indirect", "prefix", "postfix", "infix",
-	"weak", "unowned", "nonisolated", "isolated", "distributed", "package", "consuming", "borrowing"}
-
-var swiftTypes = []string{"class", "struct", "enum", "protocol", "extension", "actor"}
-
 // swiftDecl recognises func, init, deinit, subscript, class, struct,
 // enum, protocol, extension, actor and typealias, after attributes
 // (@MainActor, @available(…)) and modifiers (private(set), class func).
@@ -135,65 +127,59 @@ func swiftDecl(s *scanner, l *line) decl {
 	c := at(l)
 	skipAnnotations(&c)
 	for {
-		if _, ok := c.oneOf(swiftMods); ok {
+		start := c.i
+		word := c.identBytes()
+		c.space()
+		switch w := string(word); w {
+		case "public", "private", "fileprivate", "internal", "open", "final", "static", "override", "mutating",
+			"nonmutating", "convenience", "required", "lazy", "dynamic", "optional", "indirect", "prefix", "postfix",
+			"infix", "weak", "unowned", "nonisolated", "isolated", "distributed", "package", "consuming", "borrowing":
 			if c.peek() == '(' { // private(set)
 				c.skip('(', ')')
 				c.space()
 			}
 			continue
-		}
-		// class func, class var: class is a modifier there.
-		if c.at("class ") {
-			save := c.i
-			c.word("class")
-			if c.at("func ") || c.at("var ") || c.at("let ") || c.at("subscript") || c.at("override ") || c.at("final ") {
-				continue
+		case "func":
+			name := c.ident()
+			if name == "" { // an operator: func == (lhs: T, rhs: T)
+				start := c.i
+				for !c.done() && strings.IndexByte(" \t(<", c.peek()) < 0 {
+					c.i++
+				}
+				name = validName(c.b[start:c.i])
 			}
-			c.i = save
-		}
-		break
-	}
-	kind := methodIn(s.parent(), swiftTypes...)
-	switch {
-	case c.word("func"):
-		name := c.ident()
-		if name == "" { // an operator: func == (lhs: T, rhs: T)
-			start := c.i
-			for !c.done() && strings.IndexByte(" \t(<", c.peek()) < 0 {
-				c.i++
+			if name != "" {
+				return decl{kind: methodIn(s.parent(), swiftTypes...), name: name, block: body}
 			}
-			name = validName(c.b[start:c.i])
-		}
-		if name != "" {
-			return decl{kind: kind, name: name, block: body}
-		}
-	case c.at("init") && strings.IndexByte("(?!<", c.peekAt(4)) >= 0 && c.peekAt(4) != 0:
-		return decl{kind: "method", name: "init", block: body}
-	case c.word("deinit"):
-		return decl{kind: "method", name: "deinit", block: body}
-	case c.word("subscript"), c.at("subscript("):
-		return decl{kind: "method", name: "subscript", block: body}
-	case c.word("typealias"):
-		if name := c.ident(); name != "" {
-			return decl{kind: "type", name: name}
-		}
-	default:
-		if kw, ok := c.oneOf(swiftTypes); ok {
+		case "init":
+			if c.i == start+len(w) && strings.IndexByte("(?!<", c.peek()) >= 0 {
+				return decl{kind: "method", name: "init", block: body}
+			}
+		case "deinit", "subscript":
+			return decl{kind: "method", name: w, block: body}
+		case "typealias":
+			if name := c.ident(); name != "" {
+				return decl{kind: "type", name: name}
+			}
+		case "class", "struct", "enum", "protocol", "extension", "actor":
+			if w == "class" && (c.at("func ") || c.at("var ") || c.at("let ") || c.at("subscript") || c.at("override ") || c.at("final ")) {
+				continue // class func: class is a modifier there
+			}
 			if name := constantPath(&c, "."); name != "" {
-				return decl{kind: kw, name: name, block: members}
+				return decl{kind: w, name: name, block: members}
 			}
 		}
+		return decl{}
 	}
-	return decl{}
 }
+
+var swiftTypes = []string{"class", "struct", "enum", "protocol", "extension", "actor"}
 
 var phpLang = &language{
 	syn:    &syntax{slash: true, hash: hashNotAttr, quotes: "\"'`", multi: "\"'`", here: phpHeredoc, extra: phpTags},
 	layout: braced,
 	decl:   phpDecl,
 }
-
-var phpMods = []string{"public", "private", "protected", "static", "abstract", "final", "readonly"}
 
 // phpDecl recognises function (a method in a class, interface, trait or
 // enum), class, interface, trait, enum and namespace.
@@ -210,42 +196,32 @@ func phpDecl(s *scanner, l *line) decl {
 		c.space()
 	}
 	for {
-		if _, ok := c.oneOf(phpMods); !ok {
-			break
+		word := c.identBytes()
+		c.space()
+		switch w := string(word); w {
+		case "public", "private", "protected", "static", "abstract", "final", "readonly":
+			continue
+		case "function":
+			if c.peek() == '&' {
+				c.i++
+				c.space()
+			}
+			if name := c.ident(); name != "" {
+				return decl{kind: methodIn(s.parent(), "class", "interface", "trait", "enum"), name: name, block: body}
+			}
+		case "class", "interface", "trait", "enum":
+			if name := c.ident(); name != "" {
+				return decl{kind: w, name: name, block: members}
+			}
+		case "namespace":
+			start := c.i
+			for !c.done() && (isIdent(c.peek()) || c.peek() == '\\') {
+				c.i++
+			}
+			if c.i > start {
+				return decl{kind: "namespace", name: validName(c.b[start:c.i]), block: members}
+			}
 		}
+		return decl{}
 	}
-	switch {
-	case c.word("function"):
-		if c.peek() == '&' {
-			c.i++
-			c.space()
-		}
-		if name := c.ident(); name != "" {
-			return decl{kind: methodIn(s.parent(), "class", "interface", "trait", "enum"), name: name, block: body}
-		}
-	case c.word("class"):
-		return phpNamed(&c, "class")
-	case c.word("interface"):
-		return phpNamed(&c, "interface")
-	case c.word("trait"):
-		return phpNamed(&c, "trait")
-	case c.word("enum"):
-		return phpNamed(&c, "enum")
-	case c.word("namespace"):
-		start := c.i
-		for !c.done() && (isIdent(c.peek()) || c.peek() == '\\') {
-			c.i++
-		}
-		if c.i > start {
-			return decl{kind: "namespace", name: validName(c.b[start:c.i]), block: members}
-		}
-	}
-	return decl{}
-}
-
-func phpNamed(c *cursor, kind string) decl {
-	if name := c.ident(); name != "" {
-		return decl{kind: kind, name: name, block: members}
-	}
-	return decl{}
 }

@@ -19,7 +19,10 @@ type syntax struct {
 	raw    string   // of those, the ones whose strings have no backslash escapes
 	triple bool     // """ and ''' open strings that end with the same three quotes
 	here   heredoc  // how heredocs open
-	extra  feature  // the language's own quirks
+	// braceBlocks: in an indented language, {…} are blocks (Scala 2,
+	// shell functions), not brackets inside which lines continue a line.
+	braceBlocks bool
+	extra       feature // the language's own quirks
 }
 
 type hashRule uint8
@@ -110,10 +113,14 @@ func (lang *language) table() *[256]class {
 			t[syn.quotes[i]] = cQuote
 		}
 		t['('], t[')'] = cOpen, cClose
-		t['{'], t['}'] = cOpen, cClose
-		if lang.layout == braced {
+		switch {
+		case lang.layout == braced:
+			t['{'], t['}'] = cOpen, cClose
 			t[';'] = cSemi
-		} else {
+		case syn.braceBlocks:
+			t['['], t[']'] = cOpen, cClose
+		default: // braces are brackets too: Python's dicts, Elixir's maps
+			t['{'], t['}'] = cOpen, cClose
 			t['['], t[']'] = cOpen, cClose
 		}
 		if syn.extra&arrows != 0 {
@@ -332,21 +339,34 @@ func (s *scanner) lexBlock(b []byte, i int) int {
 }
 
 func (s *scanner) lexString(b []byte, i int) int {
-	close := s.close
+	close, esc := s.close, s.esc
 	c0 := close[0]
-	for ; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '\\' && s.esc:
-			if i++; i == len(b) {
+	if !esc && len(close) == 1 { // `raw`, 'shell': no escapes to watch for
+		if j := bytes.IndexByte(b[i:], c0); j >= 0 {
+			s.mode = inCode
+			return i + j + 1
+		}
+		return len(b)
+	}
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c != c0 && c != '\\':
+			i++
+		case c == '\\':
+			if esc && i+1 == len(b) {
 				s.escEOL = true // "…\ and the string goes on on the next line
 			}
-		case c == c0 && hasPrefix(b[i:], close):
+			i += 1 + btoi(esc)
+		case hasPrefix(b[i:], close):
 			if s.dbl && i+1 < len(b) && b[i+1] == c0 {
-				i++
+				i += 2
 				continue
 			}
 			s.mode = inCode
 			return i + len(close)
+		default:
+			i++
 		}
 	}
 	return len(b)

@@ -116,14 +116,20 @@ func keep(syms []Symbol, limit int) []Symbol {
 // invalid UTF-8 are replaced, a trailing "{" goes, and the result is cut to
 // MaxText runes.
 func cleanText(b []byte, dropBrace bool) string {
-	b = bytes.TrimRight(b, " \t")
-	if dropBrace {
-		b = bytes.TrimSuffix(b, []byte("{"))
+	b = trimRight(b)
+	if dropBrace && len(b) > 0 && b[len(b)-1] == '{' {
+		b = trimRight(b[:len(b)-1])
+	}
+	if len(b) <= MaxText && printable(b) {
+		return string(b) // the common case
 	}
 	out := make([]byte, 0, min(len(b), 4*MaxText))
-	runes, space := 0, false
-	for len(b) > 0 && runes < MaxText {
-		r, size := utf8.DecodeRune(b)
+	runes, space, cut := 0, false, false
+	for len(b) > 0 {
+		r, size := rune(b[0]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(b)
+		}
 		b = b[size:]
 		if r < ' ' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
 			if r == '\t' || r == '\n' || r == '\r' {
@@ -136,20 +142,55 @@ func cleanText(b []byte, dropBrace bool) string {
 			space = len(out) > 0
 			continue
 		}
+		if need := 1 + btoi(space); runes+need > MaxText {
+			cut = true
+			break
+		}
 		if space {
 			out = append(out, ' ')
 			runes++
 			space = false
 		}
-		out = utf8.AppendRune(out, r)
+		if r < utf8.RuneSelf {
+			out = append(out, byte(r))
+		} else {
+			out = utf8.AppendRune(out, r)
+		}
 		runes++
 	}
-	if runes >= MaxText && len(bytes.TrimLeft(b, " \t")) > 0 {
-		// Cut: make room for the ellipsis.
-		_, size := utf8.DecodeLastRune(out)
-		out = append(out[:len(out)-size], "…"...)
+	if cut {
+		if runes == MaxText { // make room for the ellipsis
+			_, size := utf8.DecodeLastRune(out)
+			out = out[:len(out)-size]
+		}
+		out = append(out, "…"...)
 	}
 	return string(out)
+}
+
+// printable reports whether b is printable ASCII without a leading blank or
+// two blanks in a row: as cleanText would make it.
+func printable(b []byte) bool {
+	for i, c := range b {
+		if c < ' ' || c > '~' || c == ' ' && (i == 0 || b[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+func trimRight(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // validName returns name as valid UTF-8.

@@ -6,8 +6,6 @@ var rustLang = &language{
 	decl:   rustDecl,
 }
 
-var rustQualifiers = []string{"default", "async", "unsafe", "auto"}
-
 // rustDecl recognises fn (a method in an impl or a trait), struct, enum,
 // union, trait, impl, mod, type and macro_rules!, with their attributes,
 // visibility (pub(crate)…) and qualifiers (const, async, unsafe,
@@ -28,24 +26,24 @@ func rustDecl(s *scanner, l *line) decl {
 		}
 		c.space()
 	}
-	if c.word("pub") && c.peek() == '(' {
-		c.skip('(', ')')
-		c.space()
-	}
 	for {
-		if _, ok := c.oneOf(rustQualifiers); ok {
+		word := c.identBytes()
+		c.space()
+		switch string(word) {
+		case "pub":
+			if c.peek() == '(' { // pub(crate), pub(in path)
+				c.skip('(', ')')
+				c.space()
+			}
 			continue
-		}
-		if c.at("const ") {
-			save := c.i
-			c.word("const")
+		case "default", "async", "unsafe", "auto":
+			continue
+		case "const":
 			if c.at("fn ") || c.at("unsafe ") || c.at("async ") || c.at("extern ") {
 				continue
 			}
-			c.i = save
 			return decl{} // a constant
-		}
-		if c.word("extern") {
+		case "extern":
 			if c.peek() == '"' {
 				c.quoted()
 				c.space()
@@ -54,39 +52,37 @@ func rustDecl(s *scanner, l *line) decl {
 				return decl{block: members} // extern "C" { fn …; }
 			}
 			continue
+		case "fn":
+			if name := c.ident(); name != "" {
+				return decl{kind: methodIn(s.parent(), "impl", "trait"), name: name, block: body}
+			}
+		case "struct":
+			return rustNamed(&c, "struct", body)
+		case "enum":
+			return rustNamed(&c, "enum", body)
+		case "union":
+			if d := rustNamed(&c, "union", body); c.peek() == '{' || c.peek() == '<' || c.done() {
+				return d
+			}
+		case "trait":
+			return rustNamed(&c, "trait", members)
+		case "mod":
+			return rustNamed(&c, "module", members)
+		case "type":
+			return rustNamed(&c, "type", plain)
+		case "impl":
+			if name := implName(&c); name != "" {
+				return decl{kind: "impl", name: name, block: members}
+			}
+		case "macro_rules":
+			if c.peek() == '!' {
+				c.i++
+				c.space()
+				return rustNamed(&c, "macro", body)
+			}
 		}
-		break
+		return decl{}
 	}
-	p := s.parent()
-	switch {
-	case c.word("fn"):
-		if name := c.ident(); name != "" {
-			return decl{kind: methodIn(p, "impl", "trait"), name: name, block: body}
-		}
-	case c.word("struct"):
-		return rustNamed(&c, "struct", body)
-	case c.word("enum"):
-		return rustNamed(&c, "enum", body)
-	case c.word("union"):
-		if d := rustNamed(&c, "union", body); c.peek() == '{' || c.peek() == '<' || c.done() {
-			return d
-		}
-	case c.word("trait"):
-		return rustNamed(&c, "trait", members)
-	case c.word("mod"):
-		return rustNamed(&c, "module", members)
-	case c.word("type"):
-		return rustNamed(&c, "type", plain)
-	case c.word("impl"):
-		if name := implName(&c); name != "" {
-			return decl{kind: "impl", name: name, block: members}
-		}
-	case c.at("macro_rules!"):
-		c.i += len("macro_rules!")
-		c.space()
-		return rustNamed(&c, "macro", body)
-	}
-	return decl{}
 }
 
 func rustNamed(c *cursor, kind string, block role) decl {

@@ -142,8 +142,11 @@ type scanner struct {
 	lang   *language
 	syn    *syntax
 	tbl    *[256]class
+	src    []byte
 	header bool // a C or C++ header: prototypes count as declarations
 	num    int  // current line number
+	off    int  // offset in src of the current line
+	line   line // current line
 
 	lexer
 
@@ -157,7 +160,7 @@ type scanner struct {
 	heldSym  Symbol //
 	verdict  int8   // set while lexing a line: +1 confirms heldSym, -1 drops it
 	bodyAt   int    // where on the line the pending declaration's block opened, or -1
-	prev     []byte // code of the previous line of code, for K&R C return types
+	prev     [2]int // offsets in src of the code of the previous line of code, for K&R C return types
 
 	// Preprocessor conditionals.
 	conds    []cond
@@ -191,7 +194,7 @@ func (lang *language) outline(src []byte, header bool) []Symbol {
 	if lang.scan != nil {
 		return lang.scan(src)
 	}
-	s := &scanner{lang: lang, syn: lang.syn, tbl: lang.table(), header: header}
+	s := &scanner{src: src, lang: lang, syn: lang.syn, tbl: lang.table(), header: header}
 	s.join.target = -1
 	if s.syn.extra&phpTags != 0 {
 		// PHP starts as HTML, unless this is code without its opening tag.
@@ -199,9 +202,22 @@ func (lang *language) outline(src []byte, header bool) []Symbol {
 			s.openBlock("<?")
 		}
 	}
-	for num, b := range lines(src) {
-		s.num = num
+	// The loop of lines, not the lines iterator: this one is the hot path.
+	if bytes.HasPrefix(src, []byte("\ufeff")) {
+		s.off = 3
+	}
+	for s.off < len(src) {
+		end := len(src)
+		if i := bytes.IndexByte(src[s.off:], '\n'); i >= 0 {
+			end = s.off + i
+		}
+		b := src[s.off:end]
+		if len(b) > 0 && b[len(b)-1] == '\r' {
+			b = b[:len(b)-1]
+		}
+		s.num++
 		s.scanLine(b)
+		s.off = end + 1
 	}
 	s.finishJoin()
 	return s.syms
@@ -249,13 +265,14 @@ func (s *scanner) scanLine(b []byte) {
 		s.pend.open = false
 		s.dropHeld()
 	}
-	l := newLine(b)
+	s.line = newLine(b) // in the scanner: a local would escape to the heap through decl
+	l := &s.line
 	if s.mode == inCode && l.head < len(l.b) {
 		if s.syn.extra&beginEnd != 0 && bytes.HasPrefix(b, []byte("=begin")) {
 			s.mode, s.here, s.hereIndent = inHeredoc, "=end", false
 			return
 		}
-		s.recognise(&l)
+		s.recognise(l)
 	}
 	s.lexLine(b, l.head)
 }
@@ -301,11 +318,13 @@ func (s *scanner) lexLine(b []byte, head int) {
 	for head < end && (b[head] == ' ' || b[head] == '\t') {
 		head++
 	}
-	code := bytes.TrimRight(b[head:end], " \t")
-	code = code[:min(len(code), maxHead)]
+	for end > head && (b[end-1] == ' ' || b[end-1] == '\t') {
+		end--
+	}
 	if s.join.on {
-		if len(s.join.buf) > 0 && len(code) > 0 {
-			s.join.buf = append(s.join.buf, ' ')
+		code := b[head:min(end, head+maxHead)]
+		if buf := s.join.buf; len(buf) > 0 && len(code) > 0 && !opens(buf[len(buf)-1]) && !closes(code[0]) {
+			s.join.buf = append(s.join.buf, ' ') // f(a, b), not f( a, b )
 		}
 		s.join.buf = append(s.join.buf, code...)
 		s.join.lines++
@@ -326,10 +345,13 @@ func (s *scanner) lexLine(b []byte, head int) {
 		s.dropHeld()
 	}
 	s.verdict = 0
-	if startsInCode && len(code) > 0 {
-		s.prev = code
+	if startsInCode && end > head {
+		s.prev = [2]int{s.off + head, s.off + end}
 	}
 }
+
+// prevCode returns the code of the previous line of code.
+func (s *scanner) prevCode() []byte { return s.src[s.prev[0]:s.prev[1]] }
 
 // declare records what a recogniser found.
 func (s *scanner) declare(d decl, l *line) {
@@ -374,6 +396,9 @@ func (s *scanner) declare(d decl, l *line) {
 	}
 }
 
+func opens(c byte) bool  { return c == '(' || c == '[' || c == '{' || c == '<' }
+func closes(c byte) bool { return c == ')' || c == ']' || c == '}' || c == '>' }
+
 // finishJoin gives the declaration being joined its text.
 func (s *scanner) finishJoin() {
 	if !s.join.on {
@@ -400,16 +425,18 @@ func (s *scanner) dropHeld() {
 }
 
 // parent is the block a line is directly in: a block on the stack, or the
-// file.
-func (s *scanner) parent() block {
+// file. It must not be modified.
+func (s *scanner) parent() *block {
 	switch {
 	case s.overflow > 0:
-		return block{}
+		return &plainBlock
 	case len(s.stack) > 0:
-		return s.stack[len(s.stack)-1]
+		return &s.stack[len(s.stack)-1]
 	}
-	return block{role: file}
+	return &fileBlock
 }
+
+var plainBlock, fileBlock = block{}, block{role: file}
 
 // height is the number of open blocks.
 func (s *scanner) height() int { return len(s.stack) + s.overflow }

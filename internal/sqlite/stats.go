@@ -22,6 +22,7 @@ type SessionStats struct {
 	PayloadBytes int64        `json:"payload_bytes"`
 	ByEvent      []EventStats `json:"by_event"`
 	ByTool       []ToolStats  `json:"by_tool"`
+	Swap         *SwapStats   `json:"swap,omitempty"`
 }
 
 // EventStats summarises one hook event type.
@@ -77,11 +78,16 @@ func (db *DB) Stats(ctx context.Context, session string) ([]SessionStats, error)
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	swaps, err := db.Swaps(ctx, session)
+	if err != nil {
+		return nil, err
+	}
 	var out []SessionStats
 	for id, a := range acc {
 		s := byID[id]
 		s.ID = id
 		a.fill(&s)
+		s.Swap = swaps[id]
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -192,4 +198,72 @@ func (db *DB) LastClientVersion(ctx context.Context) (string, time.Time, error) 
 		return "", time.Time{}, nil
 	}
 	return v, time.UnixMilli(ms), err
+}
+
+// SwapStats summarises what was swapped out of one session's context.
+type SwapStats struct {
+	Entries    int         `json:"entries"`
+	Chars      int64       `json:"chars"`      // of the originals
+	ViewChars  int64       `json:"view_chars"` // of the views the model saw instead
+	Retrieved  int         `json:"retrieved"`  // entries retrieved at least once
+	Retrievals int         `json:"retrievals"`
+	ByTool     []ToolSwaps `json:"by_tool"`
+}
+
+// ToolSwaps is SwapStats for one tool.
+type ToolSwaps struct {
+	Tool       string `json:"tool"`
+	Entries    int    `json:"entries"`
+	Chars      int64  `json:"chars"`
+	ViewChars  int64  `json:"view_chars"`
+	Retrieved  int    `json:"retrieved"`
+	Retrievals int    `json:"retrievals"`
+}
+
+// KeptOut is the characters that stayed out of the context.
+func (s SwapStats) KeptOut() int64 { return s.Chars - s.ViewChars }
+
+// RefetchRate is the share of entries retrieved at least once: how often a
+// view was not enough.
+func (s SwapStats) RefetchRate() float64 {
+	if s.Entries == 0 {
+		return 0
+	}
+	return float64(s.Retrieved) / float64(s.Entries)
+}
+
+// Swaps returns the swap figures of sessions (all when session is "").
+func (db *DB) Swaps(ctx context.Context, session string) (map[string]*SwapStats, error) {
+	q := `SELECT session_id, tool, count(*), sum(chars), sum(view_chars),
+		sum(access_count > 0), sum(access_count) FROM entries`
+	var args []any
+	if session != "" {
+		q += ` WHERE session_id = ?`
+		args = append(args, session)
+	}
+	rows, err := db.sql.QueryContext(ctx, q+` GROUP BY session_id, tool ORDER BY session_id, sum(chars) DESC`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*SwapStats{}
+	for rows.Next() {
+		var id string
+		var t ToolSwaps
+		if err := rows.Scan(&id, &t.Tool, &t.Entries, &t.Chars, &t.ViewChars, &t.Retrieved, &t.Retrievals); err != nil {
+			return nil, err
+		}
+		s := out[id]
+		if s == nil {
+			s = &SwapStats{}
+			out[id] = s
+		}
+		s.Entries += t.Entries
+		s.Chars += t.Chars
+		s.ViewChars += t.ViewChars
+		s.Retrieved += t.Retrieved
+		s.Retrievals += t.Retrievals
+		s.ByTool = append(s.ByTool, t)
+	}
+	return out, rows.Err()
 }

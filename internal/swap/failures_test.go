@@ -3,6 +3,8 @@ package swap
 import (
 	"strings"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
 )
 
 func TestSignalsFailure(t *testing.T) {
@@ -81,5 +83,33 @@ func TestFailureLinesCountsAll(t *testing.T) {
 	first, total := FailureLines(lines, 10)
 	if total != 50 || len(first) != 10 || first[0].N != 2 || first[9].N != 20 {
 		t.Fatalf("first %v total %d", first, total)
+	}
+}
+
+func TestDecide(t *testing.T) {
+	cfg := config.Default()
+	for _, tc := range []struct {
+		call Call
+		text string
+		want string
+	}{
+		{Call{Tool: "Bash", Command: "go test ./..."}, strings.Repeat("x", 6145), ""},
+		{Call{Tool: "Bash", Command: "go test ./..."}, strings.Repeat("x", 6144), "below the threshold"},
+		{Call{Tool: "Bash", Command: "git status"}, strings.Repeat("x", 9000), "trivial command"},
+		{Call{Tool: "Bash", Command: "cd sub && git status"}, strings.Repeat("x", 9000), "trivial command"},
+		{Call{Tool: "Bash", Command: "cd sub && npm test"}, strings.Repeat("x", 9000), ""},
+		{Call{Tool: "Bash", Command: "ctxkeep show abc"}, strings.Repeat("x", 9000), "trivial command"},
+		{Call{Tool: "Read", FilePath: "/p/CLAUDE.md"}, strings.Repeat("x", 9000), "file that must arrive whole"},
+		{Call{Tool: "Read", FilePath: "/p/package-lock.json"}, strings.Repeat("x", 9000), "file that must arrive whole"},
+		{Call{Tool: "Read", FilePath: "/s/tool-results/ctxkeep-abc.txt"}, strings.Repeat("x", 9000), "ctxkeep's own stored content"},
+		{Call{Tool: "Read", FilePath: "/p/main.go", Agent: true}, strings.Repeat("x", 9000), "subagent call"},
+		// 7,000 characters in 1,000 lines are 7,000 + 1,000 × 5 once numbered.
+		{Call{Tool: "Read", FilePath: "/p/main.go"}, strings.Repeat("abcdef\n", 1000), ""},
+		{Call{Tool: "Read", FilePath: "/p/main.go"}, strings.Repeat("abcdef\n", 600), "below the threshold"},
+		{Call{Tool: "Bash", Command: Wrap("go test", "/bin/ctxkeep", "/s/t")}, strings.Repeat("x", 9000), "already captured by the wrapper"},
+	} {
+		if got := Decide(tc.call, tc.text, cfg); got != tc.want {
+			t.Errorf("Decide(%+v, %d chars) = %q, want %q", tc.call, len(tc.text), got, tc.want)
+		}
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
 )
@@ -162,4 +164,34 @@ func brief(it Item, lines []string, st Stats) string {
 		fmt.Fprintf(&b, "; last: %s", cut(strings.TrimSpace(lines[n-1]), 80))
 	}
 	return b.String()
+}
+
+// Decide says why a tool output of text stays in the context, or "" when
+// it is swapped out: the pass-through rules, then the tool's threshold.
+// The hook and `ctxkeep replay` both decide with it.
+func Decide(c Call, text string, cfg *config.Config) string {
+	if why := PassThrough(c, cfg.Swap); why != "" {
+		return why
+	}
+	if !Over(text, cfg.ThresholdFor(c.Tool)-shownExtra(c.Tool, text)) {
+		return "below the threshold"
+	}
+	return ""
+}
+
+// shownExtra is what the client adds to an output before the model sees
+// it: a Read shows each line after its number and a tab ("  42\t…").
+// Thresholds are about what enters the context, so they count it.
+func shownExtra(tool, text string) int {
+	if tool != "Read" || text == "" {
+		return 0
+	}
+	lines := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
+	return lines * (len(strconv.Itoa(lines)) + 1)
+}
+
+// Over reports whether text is longer than threshold characters, counting
+// runes only when the byte length leaves a doubt.
+func Over(text string, threshold int) bool {
+	return len(text) > threshold && utf8.RuneCountInString(text) > threshold
 }

@@ -44,6 +44,7 @@ type Stats struct {
 	Chars     int    // characters of the original
 	Lines     int    // lines of the original
 	Failures  int    // lines that signal a failure
+	Shown     int    // of those, listed in the view
 	Binary    bool   // the output is binary data
 	Brief     string // one line, for inventories
 	ViewChars int    // characters of the view
@@ -63,7 +64,7 @@ func View(it Item, b Budget) (string, Stats) {
 	if st.Binary {
 		body = []string{fmt.Sprintf("Binary data (%s); not shown.\n", http.DetectContentType([]byte(it.Text)))}
 	} else {
-		body, st.Failures = bodySections(it, lines, b, &room)
+		body, st.Failures, st.Shown = bodySections(it, lines, b, &room)
 	}
 	st.Brief = brief(it, lines, st)
 	view := head + strings.Join(body, "") + foot
@@ -72,7 +73,7 @@ func View(it Item, b Budget) (string, Stats) {
 }
 
 // bodySections picks what fits: failures first, never dropped for the rest.
-func bodySections(it Item, lines []string, b Budget, room *int) (out []string, failures int) {
+func bodySections(it Item, lines []string, b Budget, room *int) (out []string, failures, listed int) {
 	add := func(s string) {
 		if s != "" && len(s) <= *room {
 			out = append(out, s)
@@ -80,12 +81,13 @@ func bodySections(it Item, lines []string, b Budget, room *int) (out []string, f
 		}
 	}
 	section, shown, failures := failureSection(it, lines, b.KeyLines, room)
+	listed = len(shown) // before the head and tail add their lines to shown
 	out = append(out, section)
 	add(summarySection(it, lines, summaryRoom(it.Tool, b, *room)))
 	tail, head := edgeSections(lines, shown, *room)
 	add(head)
 	add(tail)
-	return out, failures
+	return out, failures, listed
 }
 
 func header(it Item, st Stats) string {
@@ -120,7 +122,8 @@ func footer(it Item) string {
 }
 
 // failureSection lists the failure lines, as many as the cap and the room
-// allow, and always says how many there are in all.
+// allow (lines are shortened rather than left out), and always says how
+// many there are in all.
 func failureSection(it Item, lines []string, cap int, room *int) (string, map[int]bool, int) {
 	shown := map[int]bool{}
 	if !HasFailures(it.Tool) {
@@ -133,9 +136,14 @@ func failureSection(it Item, lines []string, cap int, room *int) (string, map[in
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d line(s) signal a failure:\n", total)
 	*room -= b.Len()
+	const restLine = 80 // "  … N more: `ctxkeep show ID --failures`"
+	width := maxLine
+	if len(first) > 0 {
+		width = max(40, min(maxLine, (*room-restLine)/len(first)-12))
+	}
 	for _, l := range first {
-		s := numbered(l)
-		if len(s) > *room-80 { // keep room for the count of the rest
+		s := numberedCut(l, width)
+		if len(s) > *room-restLine {
 			break
 		}
 		b.WriteString(s)
@@ -199,8 +207,10 @@ func edge(title string, lines []string, shown map[int]bool, room int, fromEnd bo
 	return title + strings.Join(picked, "")
 }
 
-func numbered(l Line) string {
-	return fmt.Sprintf("  L%d: %s\n", l.N, cut(l.Text, maxLine))
+func numbered(l Line) string { return numberedCut(l, maxLine) }
+
+func numberedCut(l Line, width int) string {
+	return fmt.Sprintf("  L%d: %s\n", l.N, cut(l.Text, width))
 }
 
 // IsBinary reports whether text looks like binary data rather than text:

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/replay"
+)
+
+// runReplay runs recorded sessions through the swap policy and reports what
+// would have entered the context with ctxkeep: nothing is stored.
+func runReplay(_ context.Context, a *app, args []string) error {
+	var asJSON, views bool
+	fs := a.flags("replay")
+	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fs.BoolVar(&views, "views", false, "also print every view the model would have seen")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		latest, err := a.latestTranscript()
+		if err != nil {
+			return err
+		}
+		paths = []string{latest}
+	}
+	cfg, _, err := a.config()
+	if err != nil {
+		return err
+	}
+	r, err := replay.Files(paths, cfg)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return a.printJSON(r)
+	}
+	if views {
+		for _, v := range r.Views {
+			fmt.Fprintf(a.Stdout, "── %s %s (%s) ──\n%s\n", v.Tool, v.ToolUseID, filepath.Base(v.Transcript), v.View)
+		}
+	}
+	printReplay(a, r)
+	return nil
+}
+
+func printReplay(a *app, r replay.Report) {
+	w := a.Stdout
+	fmt.Fprintf(w, "replayed %d transcript(s), %d tool results", len(r.Transcripts), r.Total.Calls)
+	if len(r.Transcripts) == 1 {
+		fmt.Fprintf(w, ": %s", r.Transcripts[0])
+	}
+	fmt.Fprint(w, "\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "TOOL\tRESULTS\tSWAPPED\tCHARS BEFORE\t~TOKENS\tCHARS AFTER\t~TOKENS\tREMAINS\t")
+	for _, t := range append(r.ByTool, r.Total) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f%%\t\n", t.Tool, t.Calls, t.Swapped+t.Wrapped,
+			t.CharsBefore, t.TokensBefore(), t.CharsAfter, t.TokensAfter(), 100*t.Ratio())
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nWith ctxkeep, %.1f%% of the tool output would have entered the context (~%d tokens kept out).\n",
+		100*r.Total.Ratio(), r.Total.TokensBefore()-r.Total.TokensAfter())
+	if r.Total.SwappedChars > 0 {
+		fmt.Fprintf(w, "The %d outputs swapped out: %d characters, replaced by %d characters of views (%.1f%%).\n",
+			r.Total.Swapped+r.Total.Wrapped, r.Total.SwappedChars, r.Total.ViewChars, 100*float64(r.Total.ViewChars)/float64(r.Total.SwappedChars))
+	}
+	if r.Total.Wrapped > 0 {
+		fmt.Fprintf(w, "%d failed command(s) would have run through the wrapper and been kept whole.\n", r.Total.Wrapped)
+	}
+	fmt.Fprintf(w, "Failure lines in the outputs swapped out: %d; listed in their views: %d (the rest counted, all of them at `ctxkeep show ID --failures`).\n",
+		r.Total.FailureLines, r.Total.FailureShown)
+	if r.BadLines > 0 {
+		fmt.Fprintf(w, "%d transcript line(s) could not be read and were skipped.\n", r.BadLines)
+	}
+}
+
+// latestTranscript is the most recently written main session transcript
+// under the client's projects folder.
+func (a *app) latestTranscript() (string, error) {
+	root := filepath.Join(a.Getenv("HOME"), ".claude", "projects")
+	if dir := a.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		root = filepath.Join(dir, "projects")
+	}
+	var best string
+	var bestTime time.Time
+	projects, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	for _, p := range projects {
+		files, _ := filepath.Glob(filepath.Join(root, p.Name(), "*.jsonl"))
+		for _, f := range files {
+			if st, err := os.Stat(f); err == nil && st.ModTime().After(bestTime) && !strings.Contains(filepath.Base(f), "agent-") {
+				best, bestTime = f, st.ModTime()
+			}
+		}
+	}
+	if best == "" {
+		return "", hint(fmt.Errorf("no Claude Code session found under %s", root), "pass a transcript: `ctxkeep replay PATH.jsonl`")
+	}
+	return best, nil
+}

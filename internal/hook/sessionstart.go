@@ -1,0 +1,73 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+)
+
+// inventoryBudget bounds the inventory injected on resume, well inside the
+// 10,000 characters the client inlines.
+const inventoryBudget = 4000
+
+// sessionStart reminds a resumed session of the outputs ctxkeep kept out
+// of its context, and how to get each back.
+func sessionStart(ctx context.Context, c *Call) (*Reply, error) {
+	if c.Event.Source != "resume" {
+		return nil, nil
+	}
+	db, err := c.Index()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := db.Entries(ctx, c.Event.SessionID)
+	if err != nil || len(entries) == 0 {
+		return nil, err
+	}
+	return &Reply{Specific: &SpecificOutput{
+		HookEventName:     c.Event.HookEventName,
+		AdditionalContext: Inventory(entries, inventoryBudget),
+	}}, nil
+}
+
+// Inventory lists stored outputs, newest first, within budget characters.
+func Inventory(entries []sqlite.Entry, budget int) string {
+	var b strings.Builder
+	b.WriteString("ctxkeep kept these tool outputs of this session out of the context, exactly; " +
+		"print one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures), or Read its copy with offset/limit:\n")
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		line := fmt.Sprintf("- %s %s `%s`: %s", e.ID, e.Tool, cutString(oneLine(e.Input), 120), e.Summary)
+		if e.CopyPath != "" {
+			line += " (copy: " + e.CopyPath + ")"
+		}
+		line += "\n"
+		more := fmt.Sprintf("… and %d older: `ctxkeep list`\n", i+1)
+		if b.Len()+len(line)+len(more) > budget {
+			b.WriteString(more)
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// cutString shortens s to n bytes at a rune boundary.
+func cutString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

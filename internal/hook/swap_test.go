@@ -1,0 +1,207 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+)
+
+// swapFixture is a fixture with a migrated index and a client session
+// folder, as after `ctxkeep install` and a session start.
+type swapFixture struct {
+	*fixture
+	sessionDir string
+	transcript string
+}
+
+func newSwapFixture(t *testing.T) *swapFixture {
+	f := newFixture(t)
+	db, err := sqlite.OpenMigrate(context.Background(), f.dirs().IndexDB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	projects := filepath.Join(t.TempDir(), ".claude", "projects", "-p")
+	os.MkdirAll(projects, 0o700)
+	return &swapFixture{fixture: f, sessionDir: filepath.Join(projects, session), transcript: filepath.Join(projects, session+".jsonl")}
+}
+
+// post runs a PostToolUse for tool with input and response, and decodes
+// the reply (nil when stdout is empty).
+func (f *swapFixture) post(tool string, input, response any) map[string]json.RawMessage {
+	f.t.Helper()
+	ev := map[string]any{
+		"session_id": session, "transcript_path": f.transcript, "cwd": "/p", "hook_event_name": "PostToolUse",
+		"tool_name": tool, "tool_input": input, "tool_response": response, "tool_use_id": "toolu_" + tool,
+	}
+	payload, _ := json.Marshal(ev)
+	out := f.run(payload, handlers)
+	if out == "" {
+		return nil
+	}
+	var reply struct {
+		Specific map[string]json.RawMessage `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &reply); err != nil {
+		f.t.Fatalf("reply %q: %v", out, err)
+	}
+	return reply.Specific
+}
+
+func (f *swapFixture) entries() []sqlite.Entry {
+	db, err := sqlite.Open(f.dirs().IndexDB())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer db.Close()
+	es, _ := db.Entries(context.Background(), session)
+	return es
+}
+
+func bash(stdout string) map[string]any {
+	return map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
+}
+
+func TestPostToolUseSwapsALargeBashOutput(t *testing.T) {
+	f := newSwapFixture(t)
+	text := strings.Repeat("=== RUN   TestX\n", 500) + "--- FAIL: TestX\n"
+	reply := f.post("Bash", map[string]any{"command": "go test ./..."}, bash(text))
+	if reply == nil {
+		t.Fatalf("no reply; log: %s", f.log())
+	}
+	var out struct {
+		Stdout string `json:"stdout"`
+	}
+	json.Unmarshal(reply["updatedToolOutput"], &out)
+	if !strings.Contains(out.Stdout, "L501: --- FAIL: TestX") || len(out.Stdout) > 2500 {
+		t.Fatalf("view:\n%s", out.Stdout)
+	}
+	es := f.entries()
+	if len(es) != 1 || es[0].Chars != len(text) || es[0].Failures != 1 || es[0].ExitCode == nil || *es[0].ExitCode != 0 {
+		t.Fatalf("entries = %+v", es)
+	}
+	data, err := blob.New(f.dirs().Blobs()).Get(es[0].Hash)
+	if err != nil || string(data) != text {
+		t.Fatalf("stored blob: %v", err)
+	}
+	copyText, err := os.ReadFile(es[0].CopyPath)
+	if err != nil || string(copyText) != text || !strings.HasPrefix(es[0].CopyPath, filepath.Join(f.sessionDir, "tool-results")+"/") {
+		t.Fatalf("copy %s: %v", es[0].CopyPath, err)
+	}
+}
+
+func TestPostToolUseLeavesSmallAndWholeOutputs(t *testing.T) {
+	f := newSwapFixture(t)
+	big := strings.Repeat("x\n", 5000)
+	for name, tc := range map[string]struct {
+		tool     string
+		input    any
+		response any
+	}{
+		"small":       {"Bash", map[string]any{"command": "go test"}, bash("ok")},
+		"trivial":     {"Bash", map[string]any{"command": "git status"}, bash(big)},
+		"CLAUDE.md":   {"Read", map[string]any{"file_path": "/p/CLAUDE.md"}, map[string]any{"type": "text", "file": map[string]any{"filePath": "/p/CLAUDE.md", "content": big, "numLines": 5000, "startLine": 1, "totalLines": 5000}}},
+		"image":       {"Read", map[string]any{"file_path": "/p/x.png"}, map[string]any{"type": "image", "file": map[string]any{"base64": big, "type": "image/png", "originalSize": 1}}},
+		"unknown":     {"Edit", map[string]any{"file_path": "/p/x"}, map[string]any{"filePath": "/p/x", "originalFile": big}},
+		"own content": {"Read", map[string]any{"file_path": "/s/tool-results/ctxkeep-abc.txt"}, map[string]any{"type": "text", "file": map[string]any{"filePath": "/s/tool-results/ctxkeep-abc.txt", "content": big}}},
+	} {
+		if reply := f.post(tc.tool, tc.input, tc.response); reply != nil {
+			t.Errorf("%s: replied %v", name, reply)
+		}
+	}
+	if es := f.entries(); len(es) != 0 {
+		t.Fatalf("stored %d entries", len(es))
+	}
+}
+
+func TestPostToolUseSubagentsPassThrough(t *testing.T) {
+	f := newSwapFixture(t)
+	ev := map[string]any{
+		"session_id": session, "transcript_path": f.transcript, "cwd": "/p", "hook_event_name": "PostToolUse", "agent_id": "a1",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "cat big"}, "tool_response": bash(strings.Repeat("x\n", 9000)), "tool_use_id": "toolu_1",
+	}
+	payload, _ := json.Marshal(ev)
+	if out := f.run(payload, handlers); out != "" {
+		t.Fatalf("subagent call swapped: %s", out)
+	}
+	f.vars["CTXKEEP_SWAP_SUBAGENTS"] = "true"
+	if out := f.run(payload, handlers); out == "" {
+		t.Fatalf("swap.subagents=true did not swap; log %s", f.log())
+	}
+}
+
+// A Bash output the client cut is read back from the file the client saved,
+// and only from the session's tool-results folder.
+func TestPostToolUseReadsThePersistedOutput(t *testing.T) {
+	f := newSwapFixture(t)
+	full := strings.Repeat("line of a long output\n", 5000)
+	persisted := filepath.Join(f.sessionDir, "tool-results", "b1.txt")
+	os.MkdirAll(filepath.Dir(persisted), 0o700)
+	os.WriteFile(persisted, []byte(full), 0o600)
+	resp := bash(full[:30000])
+	resp["persistedOutputPath"] = persisted
+	if f.post("Bash", map[string]any{"command": "cat log"}, resp) == nil {
+		t.Fatalf("no reply; log %s", f.log())
+	}
+	if es := f.entries(); len(es) != 1 || es[0].Chars != len(full) {
+		t.Fatalf("entries = %+v", es)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(outside, []byte(full), 0o600)
+	resp["persistedOutputPath"] = outside
+	ev := map[string]any{"session_id": session, "transcript_path": f.transcript, "hook_event_name": "PostToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "cat log"}, "tool_response": resp, "tool_use_id": "toolu_2"}
+	payload, _ := json.Marshal(ev)
+	if out := f.run(payload, handlers); out != "" || !strings.Contains(f.log(), "outside the session's tool-results folder") {
+		t.Fatalf("stdout %q, log %s", out, f.log())
+	}
+}
+
+// Without an index (never installed, or from another version) nothing may
+// be swapped: the original passes through and the log says why.
+func TestPostToolUseWithoutIndexPassesThrough(t *testing.T) {
+	f := newFixture(t)
+	ev := map[string]any{"session_id": session, "transcript_path": "/h/.claude/projects/-p/" + session + ".jsonl", "hook_event_name": "PostToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "cat log"}, "tool_response": bash(strings.Repeat("x\n", 9000)), "tool_use_id": "toolu_1"}
+	payload, _ := json.Marshal(ev)
+	if out := f.run(payload, handlers); out != "" {
+		t.Fatalf("stdout %q", out)
+	}
+	if recs := f.journal(session); len(recs) != 1 || recs[0].Outcome != journal.Failed {
+		t.Fatalf("journal %+v; log %s", recs, f.log())
+	}
+}
+
+func TestResumeInjectsTheInventory(t *testing.T) {
+	f := newSwapFixture(t)
+	f.post("Bash", map[string]any{"command": "go test ./..."}, bash(strings.Repeat("ok\n", 4000)))
+	ev := map[string]any{"session_id": session, "transcript_path": f.transcript, "hook_event_name": "SessionStart", "source": "resume"}
+	payload, _ := json.Marshal(ev)
+	out := f.run(payload, handlers)
+	if !strings.Contains(out, `"additionalContext":"ctxkeep kept these tool outputs`) || !strings.Contains(out, "Bash `go test ./...`: 4,000 lines, exit 0") {
+		t.Fatalf("stdout %s; log %s", out, f.log())
+	}
+	ev["source"] = "startup"
+	payload, _ = json.Marshal(ev)
+	if out := f.run(payload, handlers); out != "" {
+		t.Fatalf("startup injected %s", out)
+	}
+}
+
+func TestInventoryFitsItsBudget(t *testing.T) {
+	var es []sqlite.Entry
+	for i := range 200 {
+		es = append(es, sqlite.Entry{ID: strings.Repeat("a", 11) + string(rune('a'+i%26)), Tool: "Bash", Input: strings.Repeat("cmd ", 50), Summary: "9 lines"})
+	}
+	inv := Inventory(es, 4000)
+	if len(inv) > 4000 || !strings.Contains(inv, "older: `ctxkeep list`") {
+		t.Fatalf("%d bytes:\n%s", len(inv), inv)
+	}
+}

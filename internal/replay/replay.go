@@ -1,0 +1,211 @@
+// Package replay runs the tool results of recorded Claude Code sessions
+// through the swap policy, without storing anything, and reports what would
+// have entered the context before and after: the figure that says whether
+// ctxkeep is worth installing, measured on the user's own sessions.
+package replay
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+)
+
+// Tally counts tool results and their characters.
+type Tally struct {
+	Tool         string `json:"tool"`
+	Calls        int    `json:"calls"`         // tool results seen
+	Swapped      int    `json:"swapped"`       // replaced by a view
+	Wrapped      int    `json:"wrapped"`       // failed commands the wrapper would have captured
+	CharsBefore  int    `json:"chars_before"`  // what entered the context
+	CharsAfter   int    `json:"chars_after"`   // what would have with ctxkeep
+	FailureLines int    `json:"failure_lines"` // in the swapped originals
+	FailureShown int    `json:"failure_lines_shown"`
+	SwappedChars int    `json:"swapped_chars"` // characters of the outputs swapped out…
+	ViewChars    int    `json:"view_chars"`    // …and of their views
+}
+
+// TokensBefore and TokensAfter estimate tokens at four characters each.
+func (t Tally) TokensBefore() int { return (t.CharsBefore + 3) / 4 }
+
+// TokensAfter estimates the tokens that would have entered the context.
+func (t Tally) TokensAfter() int { return (t.CharsAfter + 3) / 4 }
+
+// Ratio is after / before.
+func (t Tally) Ratio() float64 {
+	if t.CharsBefore == 0 {
+		return 1
+	}
+	return float64(t.CharsAfter) / float64(t.CharsBefore)
+}
+
+func (t *Tally) add(o Tally) {
+	t.Calls += o.Calls
+	t.Swapped += o.Swapped
+	t.Wrapped += o.Wrapped
+	t.CharsBefore += o.CharsBefore
+	t.CharsAfter += o.CharsAfter
+	t.FailureLines += o.FailureLines
+	t.FailureShown += o.FailureShown
+	t.SwappedChars += o.SwappedChars
+	t.ViewChars += o.ViewChars
+}
+
+// Report is the outcome of a replay.
+type Report struct {
+	Transcripts []string `json:"transcripts"`
+	ByTool      []Tally  `json:"by_tool"`
+	Total       Tally    `json:"total"`
+	BadLines    int      `json:"bad_lines"` // transcript lines that could not be read (skipped)
+	Views       []View   `json:"-"`         // every view rendered, for tests and --views
+}
+
+// View is one output the policy swapped out, with its view.
+type View struct {
+	Transcript string
+	ToolUseID  string
+	Tool       string
+	Original   string
+	View       string
+	Failures   int
+}
+
+// Files replays transcripts. Subagent transcripts are replayed only when
+// cfg swaps subagent calls.
+func Files(paths []string, cfg *config.Config) (Report, error) {
+	r := Report{Transcripts: paths}
+	byTool := map[string]*Tally{}
+	for _, path := range paths {
+		if err := r.file(path, cfg, byTool); err != nil {
+			return r, err
+		}
+	}
+	for _, t := range byTool {
+		r.ByTool = append(r.ByTool, *t)
+		r.Total.add(*t)
+	}
+	sort.Slice(r.ByTool, func(i, j int) bool { return r.ByTool[i].CharsBefore > r.ByTool[j].CharsBefore })
+	r.Total.Tool = "total"
+	return r, nil
+}
+
+func (r *Report) file(path string, cfg *config.Config, byTool map[string]*Tally) error {
+	f, err := transcript.ReadFile(path, transcript.Cursor{})
+	if err != nil {
+		return err
+	}
+	r.BadLines += len(f.Problems)
+	calls, _ := transcript.ToolCalls(f.Records)
+	session := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	for _, c := range calls {
+		if c.Result == nil || !c.Use.MainThread() {
+			continue
+		}
+		t := byTool[c.Name]
+		if t == nil {
+			t = &Tally{Tool: c.Name}
+			byTool[c.Name] = t
+		}
+		r.call(path, session, c, cfg, t)
+	}
+	return nil
+}
+
+// call replays one tool call: what the model saw, and what it would have
+// seen with ctxkeep.
+func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.Config, t *Tally) {
+	seen := c.Result.Text()
+	before := utf8.RuneCountInString(seen)
+	t.Calls++
+	t.CharsBefore += before
+	t.CharsAfter += before
+	if !claudecode.Replaceable(c.Name) {
+		return // the hook cannot replace this tool's output either
+	}
+	in := claudecode.ParseInput(c.Input)
+	text, ok := original(c, seen)
+	if !ok {
+		return
+	}
+	call := swap.Call{Tool: c.Name, Command: in.Command, FilePath: in.FilePath}
+	if c.Result.IsError {
+		// The client does not let a failed result be replaced; only the
+		// wrapper could have shown a view of it.
+		if c.Name != "Bash" || !wrapped(in.Command, cfg) || !swap.Over(text, cfg.ThresholdFor("Bash")) {
+			return
+		}
+		t.Wrapped++
+	} else if swap.Decide(call, text, cfg) != "" {
+		return
+	}
+	it := swap.Item{
+		ID: swap.EntryID(session, c.ID), Tool: c.Name, Input: in.Describe(c.Name, c.Input), Text: text,
+		Exit: exit(c), FilePath: in.FilePath,
+		CopyPath: filepath.Join(strings.TrimSuffix(path, ".jsonl"), "tool-results", swap.CopyPrefix+swap.EntryID(session, c.ID)+".txt"),
+	}
+	view, st := swap.View(it, swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns})
+	after := st.ViewChars
+	if c.Name == "Read" {
+		after += readPrefixes(view)
+	}
+	t.Swapped++
+	t.SwappedChars += before
+	t.ViewChars += after
+	t.CharsAfter += after - before
+	t.FailureLines += st.Failures
+	t.FailureShown += st.Shown
+	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Original: text, View: view, Failures: st.Failures})
+}
+
+// original is the output as the hook would get it: the structured result
+// when the transcript has it (a result the hook could not read, such as an
+// image, stays as it is), else what the model saw.
+func original(c transcript.ToolCall, seen string) (string, bool) {
+	if c.Result.IsError || c.Result.Structured == nil {
+		return seen, true
+	}
+	out, err := claudecode.ReadOutput(c.Name, c.Result.Structured)
+	return out.Text, err == nil
+}
+
+func wrapped(command string, cfg *config.Config) bool {
+	if !cfg.Wrapper.Enabled {
+		return false
+	}
+	for _, part := range swap.SimpleCommands(command) {
+		if swap.MatchesAny(part, cfg.Wrapper.Commands) {
+			return true
+		}
+	}
+	return false
+}
+
+// exit reads a Bash result's exit status: 0 for a success, the code of an
+// "Exit code N" failure.
+func exit(c transcript.ToolCall) int {
+	if c.Name != "Bash" {
+		return swap.NoExit
+	}
+	if !c.Result.IsError {
+		return 0
+	}
+	var code int
+	if _, err := fmt.Sscanf(c.Result.Text(), "Exit code %d", &code); err == nil {
+		return code
+	}
+	return swap.NoExit
+}
+
+// readPrefixes is what the client adds to a Read view: a line number and a
+// tab on each line.
+func readPrefixes(view string) int {
+	n := strings.Count(view, "\n")
+	return n * (len(fmt.Sprint(n)) + 1)
+}
+

@@ -1,0 +1,131 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+)
+
+const spotter = "../../../shared/data/cc-sessions-spotter"
+
+// spotterSessions are the five long real sessions (PROVENANCE.md §1).
+func spotterSessions(t testing.TB) []string {
+	paths, _ := filepath.Glob(filepath.Join(spotter, "*-*-*-*-*.jsonl"))
+	if len(paths) != 5 {
+		t.Skipf("the spotter sessions are not at %s (found %d)", spotter, len(paths))
+	}
+	return paths
+}
+
+// TestFailureLinesSurviveInViews: for every output of the five spotter
+// sessions that the policy swaps out, the view lists its failure lines in
+// order — all of them up to the cap — and counts the rest.
+func TestFailureLinesSurviveInViews(t *testing.T) {
+	cfg := config.Default()
+	r, err := Files(spotterSessions(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Views) < 50 {
+		t.Fatalf("only %d outputs swapped out", len(r.Views))
+	}
+	checked := 0
+	for _, v := range r.Views {
+		lines := strings.Split(strings.TrimSuffix(v.Original, "\n"), "\n")
+		first, total := swap.FailureLines(lines, cfg.View.KeyPatterns)
+		if !swap.HasFailures(v.Tool) || total == 0 {
+			continue
+		}
+		checked++
+		for _, l := range first {
+			prefix := fmt.Sprintf("  L%d: %s", l.N, firstRunes(strings.TrimRight(l.Text, "\r"), 30))
+			if !strings.Contains(v.View, prefix) {
+				t.Errorf("%s %s: failure line %d missing from the view:\n%s", filepath.Base(v.Transcript), v.ToolUseID, l.N, v.View)
+			}
+		}
+		if rest := total - len(first); rest > 0 && !strings.Contains(v.View, fmt.Sprintf("… %d more:", rest)) {
+			t.Errorf("%s %s: %d failure lines, no count of the %d not shown:\n%s", filepath.Base(v.Transcript), v.ToolUseID, total, rest, v.View)
+		}
+		if len(v.View) > cfg.View.Budget {
+			t.Errorf("%s: view of %d bytes", v.ToolUseID, len(v.View))
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no swapped output with failure lines: the test checked nothing")
+	}
+	t.Logf("%d views, %d with failure lines", len(r.Views), checked)
+}
+
+func TestReplayTotals(t *testing.T) {
+	r, err := Files(spotterSessions(t), config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := Tally{}
+	for _, tt := range r.ByTool {
+		sum.add(tt)
+	}
+	if sum.CharsBefore != r.Total.CharsBefore || sum.CharsAfter != r.Total.CharsAfter || r.BadLines != 0 {
+		t.Fatalf("totals do not add up: %+v vs %+v", sum, r.Total)
+	}
+	if r.Total.CharsAfter >= r.Total.CharsBefore || r.Total.Swapped == 0 {
+		t.Fatalf("nothing saved: %+v", r.Total)
+	}
+	t.Logf("before %d chars, after %d (%.1f%%), %d of %d results swapped, %d failed commands wrapped; failure lines %d, shown %d",
+		r.Total.CharsBefore, r.Total.CharsAfter, 100*r.Total.Ratio(), r.Total.Swapped, r.Total.Calls, r.Total.Wrapped, r.Total.FailureLines, r.Total.FailureShown)
+	for _, tt := range r.ByTool {
+		t.Logf("  %-12s %4d calls %4d swapped %8d → %8d (%.0f%%)", tt.Tool, tt.Calls, tt.Swapped, tt.CharsBefore, tt.CharsAfter, 100*tt.Ratio())
+	}
+}
+
+// A small hand-made session: one large Bash result is swapped, a small one
+// and a CLAUDE.md read stay.
+func TestReplayHandMade(t *testing.T) {
+	big := strings.Repeat("=== RUN   TestX\n", 1000) + "--- FAIL: TestX\n"
+	lines := []string{
+		assistant("a1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./..."}}`),
+		user("u1", `{"type":"tool_result","tool_use_id":"t1","content":`+quote(big)+`}`, `{"stdout":`+quote(big)+`,"stderr":"","interrupted":false,"isImage":false}`),
+		assistant("a2", `{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"ls"}}`),
+		user("u2", `{"type":"tool_result","tool_use_id":"t2","content":"a\nb"}`, `{"stdout":"a\nb","stderr":"","interrupted":false,"isImage":false}`),
+		assistant("a3", `{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/p/CLAUDE.md"}}`),
+		user("u3", `{"type":"tool_result","tool_use_id":"t3","content":`+quote(strings.Repeat("rule\n", 3000))+`}`, `{"type":"text","file":{"filePath":"/p/CLAUDE.md","content":`+quote(strings.Repeat("rule\n", 3000))+`,"numLines":3000,"startLine":1,"totalLines":3000}}`),
+	}
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	r, err := Files([]string{path}, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Total.Calls != 3 || r.Total.Swapped != 1 || r.Total.FailureLines != 1 || r.Total.FailureShown != 1 {
+		t.Fatalf("total = %+v", r.Total)
+	}
+	if len(r.Views) != 1 || !strings.Contains(r.Views[0].View, "L1001: --- FAIL: TestX") {
+		t.Fatalf("views = %+v", r.Views)
+	}
+	wantAfter := r.Total.CharsBefore - len(big) + len([]rune(r.Views[0].View))
+	if r.Total.CharsAfter != wantAfter {
+		t.Fatalf("after = %d, want %d", r.Total.CharsAfter, wantAfter)
+	}
+}
+
+func assistant(uuid, block string) string {
+	return `{"type":"assistant","uuid":"` + uuid + `","isSidechain":false,"message":{"id":"m` + uuid + `","role":"assistant","content":[` + block + `]}}`
+}
+
+func user(uuid, block, structured string) string {
+	return `{"type":"user","uuid":"` + uuid + `","isSidechain":false,"message":{"role":"user","content":[` + block + `]},"toolUseResult":` + structured + `}`
+}
+
+func quote(s string) string {
+	return fmt.Sprintf("%q", s)
+}
+
+func firstRunes(s string, n int) string {
+	r := []rune(s)
+	return string(r[:min(n, len(r))])
+}
