@@ -208,4 +208,3 @@ func readPrefixes(view string) int {
 	n := strings.Count(view, "\n")
 	return n * (len(fmt.Sprint(n)) + 1)
 }
-
