@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,4 +87,60 @@ func median(d []time.Duration) time.Duration {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// BenchmarkHookSwap1MB measures whole-process time of a PostToolUse that
+// swaps out a new 1 MB Bash output: hash, compress, durable write, readable
+// copy, index row, view, reply. Each run's output differs, so nothing is
+// deduplicated.
+//
+//	go test -run '^$' -bench HookSwap1MB -benchtime 100x ./cmd/ctxkeep
+func BenchmarkHookSwap1MB(b *testing.B) {
+	hook := testbin.Path(b)
+	home := b.TempDir()
+	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	migrate := exec.Command(hook, "stats")
+	migrate.Env = env
+	if out, err := migrate.CombinedOutput(); err != nil {
+		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
+	}
+	projects := filepath.Join(home, "projects", "-p")
+	os.MkdirAll(projects, 0o700)
+	session := "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
+	payloads := make([][]byte, b.N)
+	for i := range b.N {
+		payloads[i] = swapPayload(i, session, filepath.Join(projects, session+".jsonl"))
+	}
+	var times []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		cmd := exec.Command(hook, "hook")
+		cmd.Env, cmd.Stdin = env, bytes.NewReader(payloads[i])
+		start := time.Now()
+		out, err := cmd.Output()
+		times = append(times, time.Since(start))
+		if err != nil || !bytes.Contains(out, []byte("updatedToolOutput")) {
+			b.Fatalf("run %d: %v, stdout %.200q", i, err, out)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(median(times).Microseconds())/1000, "median-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// swapPayload is a PostToolUse event for a 1 MB Bash output unique to i.
+func swapPayload(i int, session, transcript string) []byte {
+	var out strings.Builder
+	fmt.Fprintf(&out, "run %d\n", i)
+	for n := 0; out.Len() < 1<<20; n++ {
+		fmt.Fprintf(&out, "=== RUN   TestCase%d_%d\n--- PASS: TestCase%d_%d (0.00s)\n", i, n, i, n)
+	}
+	ev := map[string]any{
+		"session_id": session, "transcript_path": transcript, "cwd": "/p", "hook_event_name": "PostToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "go test -v ./..."},
+		"tool_response": map[string]any{"stdout": out.String(), "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false},
+		"tool_use_id":   fmt.Sprintf("toolu_%06d", i),
+	}
+	data, _ := json.Marshal(ev)
+	return data
 }

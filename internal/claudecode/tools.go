@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/fastjson"
 )
 
 // Output is a tool's result as the model would see it, taken from a
@@ -17,6 +19,19 @@ type Output struct {
 	// whole text there (above bashOutputMaxChars); Text then holds only the
 	// first part.
 	PersistedPath string
+
+	tool string
+	resp json.RawMessage // the whole response, for tools replaced field by field
+	meta outputMeta      // what a replacement keeps of the original, so it need not parse it again
+}
+
+// outputMeta is the small part of a response a replacement carries over.
+type outputMeta struct {
+	interrupted bool   // Bash
+	filePath    string // Read
+	totalLines  int    // Read
+	numFiles    int    // Grep
+	durationMs  int    // Glob
 }
 
 // ErrNotText means the tool's result is not text ctxkeep can stand in for:
@@ -29,45 +44,52 @@ func IsMCP(tool string) bool { return strings.HasPrefix(tool, "mcp__") }
 // ReadOutput extracts the text of a tool's response. Tools ctxkeep does not
 // know, and results that are not text, give ErrNotText.
 func ReadOutput(tool string, resp json.RawMessage) (Output, error) {
+	out, err := readOutput(tool, resp)
+	out.tool, out.resp = tool, resp
+	return out, err
+}
+
+func readOutput(tool string, resp json.RawMessage) (Output, error) {
 	if IsMCP(tool) {
 		return readMCP(resp)
 	}
 	switch tool {
 	case "Bash":
 		var r bashResponse
-		if err := json.Unmarshal(resp, &r); err != nil || r.IsImage || r.BackgroundTaskID != "" {
+		if err := fastjson.Unmarshal(resp, &r); err != nil || r.IsImage || r.BackgroundTaskID != "" {
 			return Output{}, ErrNotText
 		}
 		text := r.Stdout
 		if r.Stderr != "" {
 			text = joinNonEmpty(text, r.Stderr)
 		}
-		return Output{Text: text, PersistedPath: r.PersistedOutputPath}, nil
+		return Output{Text: text, PersistedPath: r.PersistedOutputPath, meta: outputMeta{interrupted: r.Interrupted}}, nil
 	case "Read":
 		var r readResponse
-		if err := json.Unmarshal(resp, &r); err != nil || r.Type != "text" {
+		if err := fastjson.Unmarshal(resp, &r); err != nil || r.Type != "text" {
 			return Output{}, ErrNotText
 		}
-		return Output{Text: r.File.Content}, nil
+		return Output{Text: r.File.Content, meta: outputMeta{filePath: r.File.FilePath, totalLines: r.File.TotalLines}}, nil
 	case "Grep":
 		var r grepResponse
-		if err := json.Unmarshal(resp, &r); err != nil {
+		if err := fastjson.Unmarshal(resp, &r); err != nil {
 			return Output{}, ErrNotText
 		}
+		meta := outputMeta{numFiles: r.NumFiles}
 		if r.Mode == "files_with_matches" || (r.Content == "" && len(r.Filenames) > 0) {
-			return Output{Text: strings.Join(r.Filenames, "\n")}, nil
+			return Output{Text: strings.Join(r.Filenames, "\n"), meta: meta}, nil
 		}
-		return Output{Text: r.Content}, nil
+		return Output{Text: r.Content, meta: meta}, nil
 	case "Glob":
 		var r globResponse
-		if err := json.Unmarshal(resp, &r); err != nil {
+		if err := fastjson.Unmarshal(resp, &r); err != nil {
 			return Output{}, ErrNotText
 		}
-		return Output{Text: strings.Join(r.Filenames, "\n")}, nil
+		return Output{Text: strings.Join(r.Filenames, "\n"), meta: outputMeta{durationMs: r.DurationMs}}, nil
 	case "WebFetch":
 		var r map[string]json.RawMessage
 		var result string
-		if json.Unmarshal(resp, &r) != nil || json.Unmarshal(r["result"], &result) != nil {
+		if fastjson.Unmarshal(resp, &r) != nil || fastjson.Unmarshal(r["result"], &result) != nil {
 			return Output{}, ErrNotText
 		}
 		return Output{Text: result}, nil
@@ -75,7 +97,7 @@ func ReadOutput(tool string, resp json.RawMessage) (Output, error) {
 		return readWebSearch(resp)
 	case "Agent", "Task":
 		var r agentResponse
-		if err := json.Unmarshal(resp, &r); err != nil || r.Status != "completed" {
+		if err := fastjson.Unmarshal(resp, &r); err != nil || r.Status != "completed" {
 			return Output{}, ErrNotText
 		}
 		var parts []string
@@ -95,49 +117,33 @@ type Replacement struct {
 	MCPOutput  json.RawMessage
 }
 
-// ReplaceOutput builds the replacement of a tool's response by view, in
-// that tool's own output shape: the client silently rejects any other
-// shape (and keeps the original). Fields that describe the call rather than
-// its content (paths, durations, status) are kept from the original.
-func ReplaceOutput(tool string, resp json.RawMessage, view string) (Replacement, error) {
-	if IsMCP(tool) {
+// Replace builds the replacement of the output by view, in the tool's own
+// output shape: the client silently rejects any other shape (and keeps the
+// original). Fields that describe the call rather than its content (paths,
+// durations, status) are kept from the original.
+func (o Output) Replace(view string) (Replacement, error) {
+	if IsMCP(o.tool) {
 		return Replacement{MCPOutput: mustJSON([]textBlock{{Type: "text", Text: view}})}, nil
 	}
 	var out any
-	switch tool {
+	switch o.tool {
 	case "Bash":
-		var r bashResponse
-		if err := json.Unmarshal(resp, &r); err != nil {
-			return Replacement{}, err
-		}
-		out = bashOutput{Stdout: view, Stderr: "", Interrupted: r.Interrupted}
+		out = bashOutput{Stdout: view, Stderr: "", Interrupted: o.meta.interrupted}
 	case "Read":
-		var r readResponse
-		if err := json.Unmarshal(resp, &r); err != nil {
-			return Replacement{}, err
-		}
 		out = readResponse{Type: "text", File: readFile{
-			FilePath: r.File.FilePath, Content: view, NumLines: lineCount(view), StartLine: 1, TotalLines: r.File.TotalLines,
+			FilePath: o.meta.filePath, Content: view, NumLines: lineCount(view), StartLine: 1, TotalLines: o.meta.totalLines,
 		}}
 	case "Grep":
-		var r grepResponse
-		if err := json.Unmarshal(resp, &r); err != nil {
-			return Replacement{}, err
-		}
-		out = grepOutput{Mode: "content", NumFiles: r.NumFiles, Filenames: []string{}, Content: view, NumLines: lineCount(view)}
+		out = grepOutput{Mode: "content", NumFiles: o.meta.numFiles, Filenames: []string{}, Content: view, NumLines: lineCount(view)}
 	case "Glob":
-		var r globResponse
-		if err := json.Unmarshal(resp, &r); err != nil {
-			return Replacement{}, err
-		}
 		lines := strings.Split(view, "\n")
-		out = globResponse{Filenames: lines, DurationMs: r.DurationMs, NumFiles: len(lines), Truncated: false}
+		out = globResponse{Filenames: lines, DurationMs: o.meta.durationMs, NumFiles: len(lines), Truncated: false}
 	case "WebFetch":
-		return replaceField(resp, "result", view)
+		return replaceField(o.resp, "result", view)
 	case "WebSearch":
-		return replaceWebSearch(resp, view)
+		return replaceField(o.resp, "results", []string{view})
 	case "Agent", "Task":
-		return replaceField(resp, "content", []textBlock{{Type: "text", Text: view}})
+		return replaceField(o.resp, "content", []textBlock{{Type: "text", Text: view}})
 	default:
 		return Replacement{}, ErrNotText
 	}
@@ -156,14 +162,14 @@ func replaceField(resp json.RawMessage, field string, value any) (Replacement, e
 
 func readMCP(resp json.RawMessage) (Output, error) {
 	var s string
-	if json.Unmarshal(resp, &s) == nil {
+	if fastjson.Unmarshal(resp, &s) == nil {
 		return Output{Text: s}, nil
 	}
 	var blocks []map[string]json.RawMessage
-	if json.Unmarshal(resp, &blocks) != nil {
+	if fastjson.Unmarshal(resp, &blocks) != nil {
 		// An object result reaches the model as its JSON text.
 		var obj map[string]json.RawMessage
-		if json.Unmarshal(resp, &obj) != nil {
+		if fastjson.Unmarshal(resp, &obj) != nil {
 			return Output{}, ErrNotText
 		}
 		return Output{Text: string(resp)}, nil
@@ -171,8 +177,8 @@ func readMCP(resp json.RawMessage) (Output, error) {
 	var parts []string
 	for _, b := range blocks {
 		var typ, text string
-		json.Unmarshal(b["type"], &typ)
-		if typ != "text" || json.Unmarshal(b["text"], &text) != nil {
+		fastjson.Unmarshal(b["type"], &typ)
+		if typ != "text" || fastjson.Unmarshal(b["text"], &text) != nil {
 			return Output{}, ErrNotText // images and resources stay as they are
 		}
 		parts = append(parts, text)
@@ -184,20 +190,20 @@ func readWebSearch(resp json.RawMessage) (Output, error) {
 	var r struct {
 		Results []json.RawMessage `json:"results"`
 	}
-	if err := json.Unmarshal(resp, &r); err != nil {
+	if err := fastjson.Unmarshal(resp, &r); err != nil {
 		return Output{}, ErrNotText
 	}
 	var b strings.Builder
 	for _, raw := range r.Results {
 		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if fastjson.Unmarshal(raw, &s) == nil {
 			b.WriteString(s + "\n")
 			continue
 		}
 		var hits struct {
 			Content []struct{ Title, URL, Snippet string } `json:"content"`
 		}
-		json.Unmarshal(raw, &hits)
+		fastjson.Unmarshal(raw, &hits)
 		for _, h := range hits.Content {
 			b.WriteString(h.Title + "\n" + h.URL + "\n")
 			if h.Snippet != "" {
@@ -206,10 +212,6 @@ func readWebSearch(resp json.RawMessage) (Output, error) {
 		}
 	}
 	return Output{Text: b.String()}, nil
-}
-
-func replaceWebSearch(resp json.RawMessage, view string) (Replacement, error) {
-	return replaceField(resp, "results", []string{view})
 }
 
 type bashResponse struct {

@@ -94,20 +94,20 @@ func TestReplaceOutputShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		tool, resp := realResponse(t, tc.file)
-		r, err := ReplaceOutput(tool, resp, "VIEW")
+		r, err := replace(tool, resp, "VIEW")
 		if err != nil || string(r.ToolOutput) != tc.want || r.MCPOutput != nil {
 			t.Errorf("%s:\n got %s, %v\nwant %s", tc.file, r.ToolOutput, err, tc.want)
 		}
 	}
-	r, err := ReplaceOutput("mcp__srv__tool", json.RawMessage(`[{"type":"text","text":"big"}]`), "VIEW")
+	r, err := replace("mcp__srv__tool", json.RawMessage(`[{"type":"text","text":"big"}]`), "VIEW")
 	if err != nil || string(r.MCPOutput) != `[{"type":"text","text":"VIEW"}]` || r.ToolOutput != nil {
 		t.Errorf("mcp: %s %s %v", r.MCPOutput, r.ToolOutput, err)
 	}
-	r, err = ReplaceOutput("WebFetch", json.RawMessage(`{"bytes":10,"code":200,"result":"big","url":"http://x"}`), "VIEW")
+	r, err = replace("WebFetch", json.RawMessage(`{"bytes":10,"code":200,"result":"big","url":"http://x"}`), "VIEW")
 	if err != nil || !strings.Contains(string(r.ToolOutput), `"result":"VIEW"`) || !strings.Contains(string(r.ToolOutput), `"code":200`) {
 		t.Errorf("webfetch: %s %v", r.ToolOutput, err)
 	}
-	r, err = ReplaceOutput("Agent", json.RawMessage(`{"status":"completed","agentId":"a","content":[{"type":"text","text":"big"}],"totalTokens":5}`), "VIEW")
+	r, err = replace("Agent", json.RawMessage(`{"status":"completed","agentId":"a","content":[{"type":"text","text":"big"}],"totalTokens":5}`), "VIEW")
 	if err != nil || !strings.Contains(string(r.ToolOutput), `"content":[{"type":"text","text":"VIEW"}]`) || !strings.Contains(string(r.ToolOutput), `"totalTokens":5`) {
 		t.Errorf("agent: %s %v", r.ToolOutput, err)
 	}
@@ -147,4 +147,12 @@ func TestDescribeInput(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tool, got, tc.want)
 		}
 	}
+}
+
+func replace(tool string, resp json.RawMessage, view string) (Replacement, error) {
+	out, err := ReadOutput(tool, resp)
+	if err != nil {
+		return Replacement{}, err
+	}
+	return out.Replace(view)
 }

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"os"
 	"strings"
 	"time"
 
@@ -50,15 +51,31 @@ func (c *Call) Store() (*store.Store, error) {
 	return c.store, nil
 }
 
-// close closes the index if the call opened it. It is worth its cost (a
-// checkpoint when this is the last connection): a process that exits
-// without closing leaves its WAL behind, and every later process, being
-// the first connection, would replay the whole, ever-growing WAL on open.
+// close ends the call's use of the index. Closing checkpoints the WAL into
+// the database when this is the last connection: a process that exits
+// without closing leaves its WAL, and every later process, being the first
+// connection, replays all of it when it opens the index. So the end of a
+// turn (Stop, PreCompact, SessionEnd) always closes, and other calls close
+// only once the WAL has grown past maxWAL; within a turn the WAL grows by
+// a few pages per swapped output, and the calls the agent waits for most
+// (PostToolUse) skip the checkpoint.
 func (c *Call) close() {
-	if c.store != nil {
+	if c.store == nil {
+		return
+	}
+	switch c.Event.HookEventName {
+	case "Stop", "PreCompact", "SessionEnd":
+		c.store.Index.Close()
+		return
+	}
+	if st, err := os.Stat(c.Dirs.IndexDB() + "-wal"); err == nil && st.Size() > maxWAL {
 		c.store.Index.Close()
 	}
 }
+
+// maxWAL is the WAL size past which any hook checkpoints it (replaying
+// 1 MB costs a fresh process about a millisecond).
+const maxWAL = 1 << 20
 
 // record appends this call to the session's journal.
 func (c *Call) record(start time.Time, outcome string) error {

@@ -24,6 +24,7 @@ import (
 // command produced it. It always returns exit code 0; the wrapper gives the
 // command's own status back to the client.
 func Capture(env Env, spool string, rc int, stdout io.Writer) int {
+	noGC()
 	text, err := os.ReadFile(spool + ".out")
 	if err != nil {
 		fmt.Fprintf(stdout, "ctxkeep: the output of this command was lost: %v\n", err)

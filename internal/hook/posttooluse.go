@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
+	"github.com/ctxkeep/ctxkeep/internal/blob"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
@@ -54,7 +56,7 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	if ev.ToolName == "Bash" {
 		c.learn(in.Command, len(text))
 	}
-	repl, err := claudecode.ReplaceOutput(ev.ToolName, ev.ToolResponse, view)
+	repl, err := out.Replace(view)
 	if err != nil {
 		return nil, err
 	}
@@ -97,24 +99,31 @@ func viewBudget(c *Call) swap.Budget {
 }
 
 // keep stores the original durably and indexes it, and returns its view.
-// Order matters: the blob is durable, then the readable copy is written,
-// then the view is built (it names the copy), then the entry is committed.
-// Only after keep returns may the model see the view.
+// The blob put (hash, compression, fsync), the readable copy and the view
+// are independent and run at once; the entry is committed only after all
+// three, and only after keep returns may the model see the view.
 func (c *Call) keep(ctx context.Context, it *swap.Item, sessionDir string) (string, error) {
 	st, err := c.Store()
 	if err != nil {
 		return "", err
 	}
-	info, _, err := st.Blobs.Put([]byte(it.Text))
-	if err != nil {
-		return "", err
-	}
 	it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
-	if err := writeCopy(it.CopyPath, it.Text); err != nil {
-		c.logf("%s session=%s: readable copy: %v", c.Event.HookEventName, c.Event.SessionID, err)
-		it.CopyPath = "" // the view then points to `ctxkeep show` only
-	}
+	var info blob.Info
+	var putErr, copyErr error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); info, _, putErr = st.Blobs.Put([]byte(it.Text)) }()
+	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
 	view, stats := swap.View(*it, viewBudget(c))
+	wg.Wait()
+	if putErr != nil {
+		return "", putErr
+	}
+	if copyErr != nil {
+		c.logf("%s session=%s: readable copy: %v", c.Event.HookEventName, c.Event.SessionID, copyErr)
+		it.CopyPath = "" // the view then points to `ctxkeep show` only
+		view, stats = swap.View(*it, viewBudget(c))
+	}
 	e := sqlite.Entry{
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,
 		Tool: it.Tool, Input: it.Input, Hash: info.Hash, Chars: stats.Chars, Lines: stats.Lines,

@@ -36,8 +36,7 @@ func TestFailureLinesSurviveInViews(t *testing.T) {
 	}
 	checked := 0
 	for _, v := range r.Views {
-		lines := strings.Split(strings.TrimSuffix(v.Original, "\n"), "\n")
-		first, total := swap.FailureLines(lines, cfg.View.KeyPatterns)
+		first, total := swap.FailureLines(v.Original, cfg.View.KeyPatterns)
 		if !swap.HasFailures(v.Tool) || total == 0 {
 			continue
 		}

@@ -80,7 +80,7 @@ func TestFailureLinesCountsAll(t *testing.T) {
 	for i := range 50 {
 		lines = append(lines, "ok line", "--- FAIL: TestX"+strings.Repeat("y", i))
 	}
-	first, total := FailureLines(lines, 10)
+	first, total := FailureLines(strings.Join(lines, "\n")+"\n", 10)
 	if total != 50 || len(first) != 10 || first[0].N != 2 || first[9].N != 20 {
 		t.Fatalf("first %v total %d", first, total)
 	}
@@ -112,4 +112,37 @@ func TestDecide(t *testing.T) {
 			t.Errorf("Decide(%+v, %d chars) = %q, want %q", tc.call, len(tc.text), got, tc.want)
 		}
 	}
+}
+
+// Every line a rule matches holds an anchor: the prefilter never hides a
+// failure.
+func TestAnchorsCoverEveryRule(t *testing.T) {
+	for _, l := range append(append(append(append([]string{"E   x", "  12) test x", "./a.go:1:2: y", "XError: y", "a.b.MyException"},
+		linePrefixes...), words...), phrases...), exitPhrases...) {
+		l := l + " 3"
+		if SignalsFailure(l) && !hasAnchor(l) {
+			t.Errorf("%q signals a failure without an anchor", l)
+		}
+	}
+}
+
+func FuzzFailureLines(f *testing.F) {
+	f.Add("ok\n--- FAIL: x\nE   assert\n  1) test y\n")
+	f.Add("a.go:1:2: undefined\r\nexit status 2")
+	f.Fuzz(func(t *testing.T, text string) {
+		lines := splitLines(text)
+		_, total := FailureLines(text, 5)
+		want := 0
+		for _, l := range lines {
+			if SignalsFailure(l) {
+				want++
+				if !hasAnchor(l) {
+					t.Fatalf("%q: failure without an anchor", l)
+				}
+			}
+		}
+		if total != want {
+			t.Fatalf("FailureLines counts %d, the rules %d", total, want)
+		}
+	})
 }

@@ -129,7 +129,7 @@ func failureSection(it Item, lines []string, cap int, room *int) (string, map[in
 	if !HasFailures(it.Tool) {
 		return "", shown, 0
 	}
-	first, total := FailureLines(lines, cap)
+	first, total := failureLines(it.Text, lines, cap)
 	if total == 0 {
 		return "", shown, 0
 	}
