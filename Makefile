@@ -1,5 +1,6 @@
 # Two commands on a fresh machine:
-#   make install   build ctxkeep, register its hooks with Claude Code, run doctor
+#   make install   build ctxkeep, register its hooks with Claude Code, run doctor,
+#                  and replay your latest session (or the built-in sample) to show what it keeps out
 #   make test      the whole test suite, real Claude Code client included
 BINDIR ?= $(HOME)/.local/bin
 
@@ -9,7 +10,8 @@ install: build
 	mkdir -p $(BINDIR)
 	install -m 0755 bin/ctxkeep $(BINDIR)/ctxkeep
 	$(BINDIR)/ctxkeep install
-	$(BINDIR)/ctxkeep doctor
+	$(BINDIR)/ctxkeep doctor || true
+	$(BINDIR)/ctxkeep replay
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o bin/ctxkeep ./cmd/ctxkeep

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -34,6 +37,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"bigfile": bigfile,
 			"perm":    perm,
+			"swapevent": swapEvent,
 		},
 	})
 }
@@ -61,4 +65,33 @@ func perm(ts *testscript.TestScript, neg bool, args []string) {
 	if got := uint64(st.Mode().Perm()); (got == want) == neg {
 		ts.Fatalf("%s has mode %#o, want %s%#o", args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
 	}
+}
+
+// swapevent N FILE writes a PostToolUse event whose Bash output has N lines,
+// line 7 failing, for session 0b6f3c8e-… in $HOME/.claude/projects/-p.
+func swapEvent(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: swapevent LINES FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	var out strings.Builder
+	for i := 1; i <= n; i++ {
+		if i == 7 {
+			out.WriteString("--- FAIL: TestSeven (0.01s)\n")
+			continue
+		}
+		fmt.Fprintf(&out, "=== RUN   TestCase%d\n", i)
+	}
+	home := ts.Getenv("HOME")
+	ev := map[string]any{
+		"session_id": "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10", "transcript_path": filepath.Join(home, ".claude/projects/-p/0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10.jsonl"),
+		"cwd": "/p", "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_big",
+		"tool_input":    map[string]any{"command": "go test -v ./..."},
+		"tool_response": map[string]any{"stdout": out.String(), "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false},
+	}
+	data, err := json.Marshal(ev)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o600))
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]+".out"), []byte(out.String()), 0o600))
 }

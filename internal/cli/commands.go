@@ -24,7 +24,7 @@ func init() {
 		{"install", "install [--user | --project | --local] [--dry-run] [--plugin DIR]", "register ctxkeep's hooks with Claude Code and prepare the store", runInstall},
 		{"uninstall", "uninstall [--user | --project | --local] [--dry-run]", "remove ctxkeep's hooks from Claude Code's settings", runUninstall},
 		{"doctor", "doctor [--json]", "check the binary, the hooks, the store and the log", runDoctor},
-		{"replay", "replay [TRANSCRIPT.jsonl ...] [--views] [--json]", "measure what ctxkeep would have kept out of a recorded session (default: your latest)", runReplay},
+		{"replay", "replay [TRANSCRIPT.jsonl ... | --sample] [--views] [--json]", "measure what ctxkeep would have kept out of a recorded session (default: your latest)", runReplay},
 		{"show", "show ID [--lines A:B | --grep RE [-C N] | --head N | --tail N | --failures | --info]", "print a stored tool output, or part of it, exactly", runShow},
 		{"list", "list [--session ID | --all] [--json]", "list the tool outputs kept out of the context", runList},
 		{"stats", "stats [--session ID] [--limit N] [--json]", "show what the hooks recorded, by session, event and tool", runStats},

@@ -12,25 +12,44 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/replay"
+	"github.com/ctxkeep/ctxkeep/internal/sample"
 )
 
 // runReplay runs recorded sessions through the swap policy and reports what
 // would have entered the context with ctxkeep: nothing is stored.
 func runReplay(_ context.Context, a *app, args []string) error {
-	var asJSON, views bool
+	var asJSON, views, useSample bool
 	fs := a.flags("replay")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&views, "views", false, "also print every view the model would have seen")
+	fs.BoolVar(&useSample, "sample", false, "replay the built-in sample session ("+sample.Source+")")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(paths) == 0 {
+	if len(paths) == 0 && !useSample {
 		latest, err := a.latestTranscript()
+		switch {
+		case errors.Is(err, errNoSession):
+			useSample = true
+			fmt.Fprintf(a.Stderr, "ctxkeep: no Claude Code session here yet; replaying the built-in sample, %s\n", sample.Source)
+		case err != nil:
+			return err
+		default:
+			paths = []string{latest}
+		}
+	}
+	if useSample {
+		tmp, err := os.MkdirTemp("", "ctxkeep-sample-")
 		if err != nil {
 			return err
 		}
-		paths = []string{latest}
+		defer os.RemoveAll(tmp)
+		path, err := sample.WriteTo(tmp)
+		if err != nil {
+			return err
+		}
+		paths = append(paths, path)
 	}
 	cfg, _, err := a.config()
 	if err != nil {
@@ -39,6 +58,9 @@ func runReplay(_ context.Context, a *app, args []string) error {
 	r, err := replay.Files(paths, cfg)
 	if err != nil {
 		return err
+	}
+	if useSample {
+		r.Transcripts[len(r.Transcripts)-1] = "built-in sample " + sample.Name + ", " + sample.Source
 	}
 	if asJSON {
 		return a.printJSON(r)
@@ -104,7 +126,9 @@ func (a *app) latestTranscript() (string, error) {
 		}
 	}
 	if best == "" {
-		return "", hint(fmt.Errorf("no Claude Code session found under %s", root), "pass a transcript: `ctxkeep replay PATH.jsonl`")
+		return "", fmt.Errorf("%w under %s", errNoSession, root)
 	}
 	return best, nil
 }
+
+var errNoSession = errors.New("no Claude Code session found")

@@ -65,10 +65,10 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := st.Index.Touch(ctx, e.ID, a.Now()); err != nil {
+	if err := o.print(a.Stdout, data); err != nil {
 		return err
 	}
-	return o.print(a.Stdout, data)
+	return st.Index.Touch(ctx, e.ID, a.Now()) // only what was printed counts as retrieved
 }
 
 func (o showOptions) print(w io.Writer, data []byte) error {
