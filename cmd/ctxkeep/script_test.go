@@ -35,8 +35,8 @@ func TestScript(t *testing.T) {
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home", "proj"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"bigfile": bigfile,
-			"perm":    perm,
+			"bigfile":   bigfile,
+			"perm":      perm,
 			"swapevent": swapEvent,
 		},
 	})
