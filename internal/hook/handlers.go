@@ -6,17 +6,18 @@ import (
 
 // handlers routes each event ctxkeep registers for. Every call is recorded
 // in the journal by the dispatcher; the handlers here add the work their
-// event is the right moment for.
+// event is the right moment for. An event that several features act on
+// lists their policies with all(…), in the order they run.
 var handlers = map[string]handler{
-	"SessionStart":       sessionStart,
-	"UserPromptSubmit":   nothing,
+	"SessionStart":       all(sessionStart),
+	"UserPromptSubmit":   all(),
 	"PreToolUse":         preToolUse,
 	"PostToolUse":        postToolUse,
 	"PostToolUseFailure": postToolUseFailure,
-	"PreCompact":         indexJournal,
-	"Stop":               indexJournal,
+	"PreCompact":         all(indexJournal),
+	"Stop":               all(indexJournal),
 	"SubagentStop":       nothing,
-	"SessionEnd":         indexJournal,
+	"SessionEnd":         all(indexJournal),
 }
 
 // nothing is the policy of an event that is only recorded (the dispatcher

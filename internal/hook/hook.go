@@ -96,7 +96,8 @@ func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[
 	if err := c.record(start, outcome); err != nil {
 		logf("%s session=%s: journal: %v", ev.HookEventName, ev.SessionID, err)
 	}
-	if reply == nil || outcome != journal.OK {
+	var partial partialError
+	if reply == nil || (outcome != journal.OK && !errors.As(err, &partial)) {
 		return
 	}
 	out, err := reply.encode()
@@ -177,7 +178,7 @@ func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
 		}()
 		reply, err := h(ctx, c)
 		if err != nil {
-			done <- result{err: err, outcome: journal.Failed}
+			done <- result{reply: reply, err: err, outcome: journal.Failed} // run decides whether to write it
 			return
 		}
 		done <- result{reply: reply, outcome: journal.OK}
