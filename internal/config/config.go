@@ -8,6 +8,7 @@
 package config
 
 import (
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,12 @@ type Config struct {
 	Restore   Restore
 	Swap      Swap
 	Wrapper   Wrapper
+	Watch     Watch
+	Keep      Keep
+
+	// Window is the context window in tokens by model id (a prefix);
+	// "default" covers the rest.
+	Window map[string]int64
 
 	// Deadline bounds each hook event's handler, by event name; "default"
 	// covers the rest. A handler past its deadline is abandoned (fail open).
@@ -48,6 +55,17 @@ type Wrapper struct {
 	Commands []string // first words of commands to wrap
 }
 
+// Keep shapes the archive and what survives compaction.
+type Keep struct {
+	Enabled        bool
+	PreserveBudget int           // characters of the preservation notes
+	Relevant       int           // earlier turns restored after compaction
+	GitTimeout     time.Duration // for git diff --stat; 0 skips it
+	RecallOnPrompt bool          // recall archived turns on each prompt
+	RecallMinScore int           // the BM25 score a turn needs to be recalled
+	RecallBudget   int           // characters recalled on a prompt
+}
+
 // Retention says how long unpinned stored outputs are kept.
 type Retention struct {
 	Default        time.Duration
@@ -68,6 +86,25 @@ type View struct {
 	Budget        int // characters
 	SummaryLength int // characters
 	KeyPatterns   int // lines
+}
+
+// Watch says when the context monitor warns. Levels are percentages of the
+// client's auto-compaction threshold; 0 turns a level off.
+type Watch struct {
+	Enabled                       bool
+	NoticeAt, WarningAt, UrgentAt int
+}
+
+// WindowFor returns the context window of a model: the entry of Window
+// whose key is the longest prefix of model, else the default.
+func (c *Config) WindowFor(model string) int64 {
+	best, n := c.Window["default"], -1
+	for key, w := range c.Window {
+		if key != "default" && len(key) > n && strings.HasPrefix(model, key) {
+			best, n = w, len(key)
+		}
+	}
+	return best
 }
 
 // Restore shapes what is injected after compaction.

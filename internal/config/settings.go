@@ -102,9 +102,44 @@ var settings = []setting{
 		doc:   "remember commands whose output was large and wrap them next time",
 		apply: func(c *Config, v int64) { c.Wrapper.Learn = v != 0 }},
 
-	{key: "restore.budget", kind: countKind, def: "9500", min: 500, max: 1_000_000,
+	{key: "keep.enabled", kind: boolKind, def: "true", max: 1,
+		doc:   "archive the conversation and restore its working state across compaction",
+		apply: func(c *Config, v int64) { c.Keep.Enabled = v != 0 }},
+	{key: "keep.preserve_budget", kind: countKind, def: "9000", min: 2000, max: 10_000,
+		doc:   "characters of the preservation notes given to the summariser (the client cuts at 10000)",
+		apply: func(c *Config, v int64) { c.Keep.PreserveBudget = int(v) }},
+	{key: "keep.relevant", kind: countKind, def: "5", min: 0, max: 50,
+		doc:   "earlier turns, most relevant to the latest requests, restored after compaction",
+		apply: func(c *Config, v int64) { c.Keep.Relevant = int(v) }},
+	{key: "keep.git_timeout", kind: durationKind, def: "1s", min: 0, max: int64(time.Minute),
+		doc:   "how long `git diff --stat` may take for the preservation notes (0: skip it)",
+		apply: func(c *Config, v int64) { c.Keep.GitTimeout = time.Duration(v) }},
+	{key: "keep.recall_on_prompt", kind: boolKind, def: "false", max: 1,
+		doc:   "add archived turns relevant to each new prompt to the model's context",
+		apply: func(c *Config, v int64) { c.Keep.RecallOnPrompt = v != 0 }},
+	{key: "keep.recall_min_score", kind: countKind, def: "8", min: 0, max: 1000,
+		doc:   "BM25 score an archived turn needs to be recalled on a prompt",
+		apply: func(c *Config, v int64) { c.Keep.RecallMinScore = int(v) }},
+	{key: "keep.recall_budget", kind: countKind, def: "2000", min: 200, max: 10_000,
+		doc:   "characters of archived turns recalled on a prompt",
+		apply: func(c *Config, v int64) { c.Keep.RecallBudget = int(v) }},
+
+	{key: "restore.budget", kind: countKind, def: "9500", min: 2000, max: 1_000_000,
 		doc:   "characters injected after compaction (the client inlines up to 10000)",
 		apply: func(c *Config, v int64) { c.Restore.Budget = int(v) }},
+
+	{key: "watch.enabled", kind: boolKind, def: "true", max: 1,
+		doc:   "warn the model and the user as the context nears auto-compaction",
+		apply: func(c *Config, v int64) { c.Watch.Enabled = v != 0 }},
+	{key: "watch.notice_at", kind: countKind, def: "70", min: 0, max: 100,
+		doc:   "first warning, in percent of the auto-compaction threshold (0: none)",
+		apply: func(c *Config, v int64) { c.Watch.NoticeAt = int(v) }},
+	{key: "watch.warning_at", kind: countKind, def: "80", min: 0, max: 100,
+		doc:   "second warning, in percent of the auto-compaction threshold (0: none)",
+		apply: func(c *Config, v int64) { c.Watch.WarningAt = int(v) }},
+	{key: "watch.urgent_at", kind: countKind, def: "90", min: 0, max: 100,
+		doc:   "last warning, in percent of the auto-compaction threshold (0: none)",
+		apply: func(c *Config, v int64) { c.Watch.UrgentAt = int(v) }},
 }
 
 var lists = []list{
@@ -154,5 +189,14 @@ var sections = []section{
 				c.Deadline = map[string]time.Duration{}
 			}
 			c.Deadline[key] = time.Duration(v)
+		}},
+	{name: "window", kind: countKind, min: 1000, max: 100_000_000,
+		defaults: [][2]string{{"default", "200000"}, {"claude-opus-5-5", "1000000"}},
+		doc:      "context window in tokens, by model id (the longest matching prefix wins); the statusline's reported window takes precedence",
+		apply: func(c *Config, key string, v int64) {
+			if c.Window == nil {
+				c.Window = map[string]int64{}
+			}
+			c.Window[key] = v
 		}},
 }

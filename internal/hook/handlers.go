@@ -9,15 +9,15 @@ import (
 // event is the right moment for. An event that several features act on
 // lists their policies with all(…), in the order they run.
 var handlers = map[string]handler{
-	"SessionStart":       all(sessionStart),
-	"UserPromptSubmit":   all(),
+	"SessionStart":       all(sessionStart, restoreAfterCompact),
+	"UserPromptSubmit":   all(recallOnPrompt),
 	"PreToolUse":         preToolUse,
 	"PostToolUse":        postToolUse,
 	"PostToolUseFailure": postToolUseFailure,
-	"PreCompact":         all(indexJournal),
-	"Stop":               all(indexJournal),
+	"PreCompact":         all(indexJournal, preserve),
+	"Stop":               all(indexJournal, archiveTurn),
 	"SubagentStop":       nothing,
-	"SessionEnd":         all(indexJournal),
+	"SessionEnd":         all(indexJournal, archiveTurn),
 }
 
 // nothing is the policy of an event that is only recorded (the dispatcher

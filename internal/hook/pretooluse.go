@@ -58,10 +58,8 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 
 // likelyLarge: a configured runner, or a command learned to be large here.
 func (c *Call) likelyLarge(command string) bool {
-	for _, part := range swap.SimpleCommands(command) {
-		if swap.MatchesAny(part, c.Config.Wrapper.Commands) {
-			return true
-		}
+	if swap.RunsAny(command, c.Config.Wrapper.Commands) {
+		return true
 	}
 	if !c.Config.Wrapper.Learn {
 		return false

@@ -175,15 +175,7 @@ func original(c transcript.ToolCall, seen string) (string, bool) {
 }
 
 func wrapped(command string, cfg *config.Config) bool {
-	if !cfg.Wrapper.Enabled {
-		return false
-	}
-	for _, part := range swap.SimpleCommands(command) {
-		if swap.MatchesAny(part, cfg.Wrapper.Commands) {
-			return true
-		}
-	}
-	return false
+	return cfg.Wrapper.Enabled && swap.RunsAny(command, cfg.Wrapper.Commands)
 }
 
 // exit reads a Bash result's exit status: 0 for a success, the code of an

@@ -82,6 +82,17 @@ func allCommandsMatch(command string, patterns []string) bool {
 	return true
 }
 
+// RunsAny reports whether any simple command of a command line starts
+// with one of the patterns' words: "cd sub && go test ./..." runs "go test".
+func RunsAny(command string, patterns []string) bool {
+	for _, part := range SimpleCommands(command) {
+		if MatchesAny(part, patterns) {
+			return true
+		}
+	}
+	return false
+}
+
 // MatchesAny reports whether a simple command's words start with the words
 // of one of the patterns ("git status" matches "git status -s", not
 // "git statusx").

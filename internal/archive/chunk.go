@@ -1,0 +1,176 @@
+// Package archive turns a Claude Code conversation into chunks — one per
+// turn, with the exact text and what the turn did (tools, files, commands
+// and how they went, errors, decisions, corrections, tasks) — and folds
+// those into the session's working state. It is what survives compaction:
+// the archive is searched, and the state restored, after the client has
+// summarised the conversation away.
+//
+// Everything here is pure: the hook reads the transcript and the store,
+// this package computes.
+package archive
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+)
+
+// Kinds of chunks.
+const (
+	KindTurn    = "turn"    // one turn of the conversation
+	KindSummary = "summary" // a summary the client wrote when it compacted
+)
+
+// Chunk is one archived turn (or compaction summary).
+type Chunk struct {
+	Key       string // 'k' + 11 hex digits, stable for a session's turn
+	SessionID string
+	Project   string
+	Kind      string
+	Turn      int
+	Start     time.Time
+	End       time.Time
+	Prompt    string // the user's words, shortened
+	Summary   string // one line, extractive
+	Body      string // the turn rendered as text, swapped outputs by reference
+	Meta      Meta
+	// Outputs holds the original text of the swapped outputs the body
+	// refers to, for the full-text index: search finds an exact output the
+	// transcript only holds as a view.
+	Outputs []string
+}
+
+// Hash is the sha256 of the chunk's body: the same turn archived twice is
+// stored once.
+func (c Chunk) Hash() string {
+	s := sha256.Sum256([]byte(c.Body))
+	return hex.EncodeToString(s[:])
+}
+
+// ChunkKey names a session's turn (or summary) for people and the model.
+// The 'k' keeps it apart from the hex ids of swapped outputs.
+func ChunkKey(session, kind string, turn int) string {
+	s := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", session, kind, turn)))
+	return "k" + hex.EncodeToString(s[:])[:11]
+}
+
+// Swapped is a tool output ctxkeep kept out of the context, found by the
+// tool call that produced it.
+type Swapped struct {
+	ID   string // the entry id
+	Text string // the original output
+}
+
+// Lookup finds the swapped output of a tool call, if there is one.
+type Lookup func(toolUseID string) (Swapped, bool)
+
+// FromTurn archives one turn.
+func FromTurn(session, project string, index int, t transcript.Turn, lookup Lookup) Chunk {
+	c := Chunk{
+		Key: ChunkKey(session, KindTurn, index), SessionID: session, Project: project, Kind: KindTurn, Turn: index,
+		Start: t.Start, End: t.End, Prompt: short(t.UserText, 500),
+	}
+	var body strings.Builder
+	if t.UserText != "" {
+		fmt.Fprintf(&body, "user: %s\n", t.UserText)
+	}
+	c.Meta = extract(t)
+	for _, call := range t.Calls {
+		c.renderCall(&body, call, lookup)
+	}
+	if t.AssistantText != "" {
+		fmt.Fprintf(&body, "assistant: %s\n", t.AssistantText)
+	}
+	if t.Interrupted {
+		body.WriteString("(interrupted by the user)\n")
+	}
+	c.Body = body.String()
+	c.Summary = summarize(t, c.Meta)
+	return c
+}
+
+// renderCall writes a tool call and its result. A result ctxkeep swapped
+// out is written as a reference to the stored original, which `ctxkeep
+// recall` expands.
+func (c *Chunk) renderCall(b *strings.Builder, call transcript.ToolCall, lookup Lookup) {
+	in := claudecode.ParseInput(call.Input)
+	fmt.Fprintf(b, "→ %s: %s\n", call.Name, short(in.Describe(call.Name, call.Input), 2000))
+	if call.Result == nil {
+		b.WriteString("← (no result)\n")
+		return
+	}
+	status := "result"
+	if call.Result.IsError {
+		status = "error"
+	}
+	if lookup != nil {
+		if s, ok := lookup(call.ID); ok {
+			fmt.Fprintf(b, "← %s: %s%s]]\n", status, RefPrefix, s.ID)
+			c.Meta.Entries = append(c.Meta.Entries, s.ID)
+			c.Outputs = append(c.Outputs, s.Text)
+			return
+		}
+	}
+	fmt.Fprintf(b, "← %s: %s\n", status, call.Result.Text())
+}
+
+// RefPrefix starts a reference to a swapped output in a chunk's body:
+// [[ctxkeep:ID]].
+const RefPrefix = "[[ctxkeep:"
+
+// FromSummary archives a compaction summary the client wrote.
+func FromSummary(session, project string, index int, r *transcript.Record) Chunk {
+	text := ""
+	if r.Message != nil {
+		text = r.Message.Content.Text()
+	}
+	return Chunk{
+		Key: ChunkKey(session, KindSummary, index), SessionID: session, Project: project, Kind: KindSummary, Turn: index,
+		Start: r.Timestamp, End: r.Timestamp, Summary: "the client's compaction summary #" + fmt.Sprint(index),
+		Body: text,
+	}
+}
+
+// summarize is the chunk's one line: what was asked, what was used and
+// touched, and how the answer began.
+func summarize(t transcript.Turn, m Meta) string {
+	var parts []string
+	if t.UserText != "" {
+		parts = append(parts, firstLine(t.UserText))
+	}
+	if len(m.Tools) > 0 {
+		parts = append(parts, "tools: "+strings.Join(m.Tools, ", "))
+	}
+	if files := append(append([]string{}, m.FilesModified...), m.FilesRead...); len(files) > 0 {
+		parts = append(parts, "files: "+strings.Join(files[:min(len(files), 5)], ", "))
+	}
+	if t.AssistantText != "" {
+		parts = append(parts, firstLine(t.AssistantText))
+	}
+	return short(strings.Join(parts, " | "), 300)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// short cuts s to n bytes at a rune boundary.
+func short(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

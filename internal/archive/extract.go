@@ -1,0 +1,205 @@
+package archive
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+)
+
+// Meta is what one turn did, kept with its chunk; the session's working
+// state is the fold of its turns' Meta (State).
+type Meta struct {
+	Tools         []string    `json:"tools,omitempty"` // distinct, in order of first use
+	FilesRead     []string    `json:"files_read,omitempty"`
+	FilesModified []string    `json:"files_modified,omitempty"`
+	Commands      []Command   `json:"commands,omitempty"`
+	Errors        []string    `json:"errors,omitempty"` // lines that signal a failure, shortened
+	Decisions     []string    `json:"decisions,omitempty"`
+	Corrections   []string    `json:"corrections,omitempty"` // the user setting the model right
+	Tasks         []TaskEvent `json:"tasks,omitempty"`
+	Entries       []string    `json:"entries,omitempty"` // swapped outputs the turn produced
+}
+
+// Command is one Bash command of a turn and how it went.
+type Command struct {
+	Run    string   `json:"run"`
+	Exit   int      `json:"exit"` // -1 when unknown
+	Errors []string `json:"errors,omitempty"`
+}
+
+// Failed reports whether the command failed.
+func (c Command) Failed() bool { return c.Exit > 0 }
+
+// TaskEvent is a change to the task list: a task created or updated
+// (TaskCreate, TaskUpdate), or the whole todo list rewritten (TodoWrite).
+type TaskEvent struct {
+	Op      string `json:"op"` // "create", "update" or "todos"
+	ID      string `json:"id,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Todos   []Todo `json:"todos,omitempty"`
+}
+
+// Todo is one item of a TodoWrite list.
+type Todo struct {
+	Content string `json:"content"`
+	Status  string `json:"status"`
+}
+
+// maxPerTurn bounds each kind of thing kept from one turn.
+const maxPerTurn = 8
+
+func extract(t transcript.Turn) Meta {
+	var m Meta
+	for _, call := range t.Calls {
+		m.addTool(call.Name)
+		m.addCall(call)
+	}
+	m.Decisions = decisions(t.AssistantText)
+	m.Corrections = corrections(t.UserText)
+	return m
+}
+
+func (m *Meta) addTool(name string) {
+	for _, t := range m.Tools {
+		if t == name {
+			return
+		}
+	}
+	m.Tools = append(m.Tools, name)
+}
+
+func (m *Meta) addCall(call transcript.ToolCall) {
+	in := claudecode.ParseInput(call.Input)
+	switch call.Name {
+	case "Read":
+		m.FilesRead = appendNew(m.FilesRead, in.FilePath)
+	case "Write", "Edit", "MultiEdit":
+		m.FilesModified = appendNew(m.FilesModified, in.FilePath)
+	case "NotebookEdit":
+		var nb struct {
+			Path string `json:"notebook_path"`
+		}
+		json.Unmarshal(call.Input, &nb)
+		m.FilesModified = appendNew(m.FilesModified, nb.Path)
+	case "Bash":
+		m.addCommand(in.Command, call.Result)
+	case "TaskCreate", "TaskUpdate", "TodoWrite":
+		if e, ok := taskEvent(call); ok {
+			m.Tasks = append(m.Tasks, e)
+		}
+	}
+	if call.Result != nil && swap.HasFailures(call.Name) && call.Name != "Bash" {
+		m.addErrors(errorLines(call.Result.Text(), 3))
+	}
+}
+
+func (m *Meta) addCommand(run string, r *transcript.ToolResult) {
+	if run == "" || len(m.Commands) >= 3*maxPerTurn {
+		return
+	}
+	c := Command{Run: short(run, 300), Exit: -1}
+	if r != nil {
+		c.Exit = exitStatus(r)
+		c.Errors = errorLines(r.Text(), 3)
+		m.addErrors(c.Errors)
+	}
+	m.Commands = append(m.Commands, c)
+}
+
+func (m *Meta) addErrors(lines []string) {
+	for _, l := range lines {
+		if len(m.Errors) < maxPerTurn {
+			m.Errors = appendNew(m.Errors, l)
+		}
+	}
+}
+
+// exitStatus: 0 for a Bash success, N for "Exit code N", -1 otherwise.
+func exitStatus(r *transcript.ToolResult) int {
+	if !r.IsError {
+		return 0
+	}
+	var code int
+	if _, err := fmt.Sscanf(strings.TrimSpace(r.Text()), "Exit code %d", &code); err == nil {
+		return code
+	}
+	return 1
+}
+
+// errorLines are the first n lines of text that signal a failure, but for
+// the client's "Exit code N" line: the exit status is kept on its own.
+func errorLines(text string, n int) []string {
+	if strings.HasPrefix(text, "Exit code ") {
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			text = text[i+1:]
+		} else {
+			text = ""
+		}
+	}
+	first, _ := swap.FailureLines(text, n)
+	out := make([]string, len(first))
+	for i, l := range first {
+		out[i] = short(l.Text, 240)
+	}
+	return out
+}
+
+var taskNumber = regexp.MustCompile(`#(\d+)`)
+
+// taskEvent reads a task tool call. A created task's id is in its result:
+// the structured result's task.id, else "#N" in the text.
+func taskEvent(call transcript.ToolCall) (TaskEvent, bool) {
+	switch call.Name {
+	case "TaskCreate":
+		var in struct{ Subject string }
+		json.Unmarshal(call.Input, &in)
+		e := TaskEvent{Op: "create", Subject: short(in.Subject, 200), Status: "pending"}
+		if call.Result != nil {
+			var out struct {
+				Task struct{ ID string } `json:"task"`
+			}
+			if json.Unmarshal(call.Result.Structured, &out) == nil && out.Task.ID != "" {
+				e.ID = out.Task.ID
+			} else if m := taskNumber.FindStringSubmatch(call.Result.Text()); m != nil {
+				e.ID = m[1]
+			}
+		}
+		return e, e.ID != "" || e.Subject != ""
+	case "TaskUpdate":
+		var in struct {
+			TaskID  string `json:"taskId"`
+			Subject string `json:"subject"`
+			Status  string `json:"status"`
+		}
+		json.Unmarshal(call.Input, &in)
+		return TaskEvent{Op: "update", ID: in.TaskID, Subject: short(in.Subject, 200), Status: in.Status}, in.TaskID != ""
+	case "TodoWrite":
+		var in struct{ Todos []Todo }
+		if json.Unmarshal(call.Input, &in) != nil {
+			return TaskEvent{}, false
+		}
+		for i := range in.Todos {
+			in.Todos[i].Content = short(in.Todos[i].Content, 200)
+		}
+		return TaskEvent{Op: "todos", Todos: in.Todos}, true
+	}
+	return TaskEvent{}, false
+}
+
+func appendNew(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

@@ -1,0 +1,277 @@
+package keep
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+)
+
+// PreservationInput is what the preservation block is made of.
+type PreservationInput struct {
+	State        archive.State
+	Cold         []archive.ColdTask
+	GitDiffStat  string
+	Instructions string // the user's own compaction instructions
+	Trigger      string // manual or auto
+	Budget       int    // the client cuts PreCompact output at 10,000 characters
+}
+
+// PreservationBlock is what ctxkeep prints on PreCompact: the client adds
+// it to the summarisation prompt as "Additional Instructions" (§7.3). It
+// tells the summariser what to keep, with the facts to keep, and the user's
+// own instructions.
+func PreservationBlock(in PreservationInput) string {
+	s := in.State
+	head := fmt.Sprintf("ctxkeep preservation notes (%s compaction; ctxkeep archived all %d turns of this session, "+
+		"so exact details stay retrievable with `ctxkeep recall KEY` and `ctxkeep search`). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns)
+	tail := rulesForSummary + instructionsSection(in.Instructions, in.Budget/4)
+	sections := []section{
+		{title: "The user's requests, newest first (keep them all, in short)", items: reversed(items(s.UserMessages)), priority: 1, share: 2200, more: "`ctxkeep search`"},
+		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 0, share: 1500},
+		{title: "Unresolved errors (quote them exactly)", items: items(s.Errors), priority: 0, share: 1500},
+		{title: "Corrections from the user (keep word for word)", items: reversed(items(s.Corrections)), priority: 0, share: 1200},
+		{title: "Decisions made", items: reversed(items(s.Decisions)), priority: 2, share: 1500, more: "`ctxkeep search`"},
+		{title: "Files modified", items: files(s.Files), priority: 2, share: 1200},
+		{title: "Test, build and lint runs (last outcome)", items: runs(s.Commands, true), priority: 3, share: 800},
+		{title: "git diff --stat", items: lines(in.GitDiffStat), priority: 4, share: 800},
+		{title: "Completed tasks, already summarised (use verbatim)", items: cold(in.Cold), priority: 3, share: 1500},
+	}
+	return render(head, sections, tail, in.Budget)
+}
+
+const rulesForSummary = `
+## Rules for the summary
+1. Keep every active task with its status, and the next step.
+2. Keep the files modified and what changed in each.
+3. Keep decisions with their reasons, and the user's corrections word for word.
+4. Keep unresolved errors exactly: test names, messages, file:line.
+5. Use the completed-task summaries above verbatim.
+6. Leave out large tool outputs: ctxkeep stored them exactly; name them by their ids instead.
+`
+
+// instructionsSection is the user's own instructions, within n bytes.
+func instructionsSection(text string, n int) string {
+	const title = "\n## The user's own instructions for compaction\n"
+	text = strings.TrimSpace(text)
+	if text == "" || n <= len(title)+10 {
+		return ""
+	}
+	return title + cutKeepingLines(text, n-len(title)-1) + "\n"
+}
+
+// RestoreInput is what the restore block is made of.
+type RestoreInput struct {
+	State     archive.State
+	Last      []archive.Chunk // the latest turns, oldest first
+	Cold      []archive.ColdTask
+	Inventory []sqlite.Entry // outputs kept out of the context
+	Relevant  []search.Result
+	Budget    int
+}
+
+// RestoreBlock is what ctxkeep gives the model right after a compaction
+// (SessionStart, source "compact"): the working state in sections, the
+// stored outputs, and the archived turns most relevant to the latest
+// requests — every item with the chunk or entry it comes from.
+func RestoreBlock(in RestoreInput) string {
+	s := in.State
+	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
+		"`ctxkeep recall KEY` prints a turn exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
+		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns)
+	tail := "\nTo look further back: `ctxkeep search \"what you need\"` (add --project for other sessions of this project).\n"
+	sections := []section{
+		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
+		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},
+		{title: "The task (the user's requests, newest first)", items: reversed(items(s.UserMessages)), priority: 1, share: 1500, more: "`ctxkeep search`"},
+		{title: "Files and what changed", items: files(s.Files), priority: 2, share: 1000},
+		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: "`ctxkeep search`"},
+		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: 1200},
+		{title: "Commands and how they went", items: runs(s.Commands, false), priority: 3, share: 800},
+		{title: "Worklog (latest turns)", items: worklog(in.Last), priority: 3, share: 1200, more: "`ctxkeep recall KEY`"},
+		{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 800},
+		{title: "Outputs kept out of the context (`ctxkeep show ID`)", items: inventory(in.Inventory), priority: 3, share: 1000, more: "`ctxkeep list`"},
+		{title: "Earlier turns relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: "`ctxkeep search`"},
+	}
+	return render(head, sections, tail, in.Budget)
+}
+
+func items(list []archive.Item) []string {
+	out := make([]string, len(list))
+	for i, it := range list {
+		out[i] = fmt.Sprintf("%s [turn %d, %s]", it.Text, it.Turn, it.Key)
+	}
+	return out
+}
+
+func reversed(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[len(s)-1-i] = x
+	}
+	return out
+}
+
+// tasks lists the active tasks, then the completed ones, latest first.
+func tasks(active, done []archive.Task) []string {
+	var out []string
+	for i := range done {
+		active = append(active, done[len(done)-1-i])
+	}
+	for _, t := range active {
+		id := ""
+		if t.ID != "" {
+			id = "#" + t.ID + " "
+		}
+		out = append(out, fmt.Sprintf("[%s] %s%s [turn %d, %s]", t.Status, id, t.Subject, t.Created, t.Key))
+	}
+	return out
+}
+
+// files lists modified files, most recently touched first.
+func files(fs []archive.File) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[len(fs)-1-i] = fmt.Sprintf("%s (%s, last in turn %d, %s)", f.Path, plural(f.Edits, "edit"), f.Turn, f.Key)
+	}
+	return out
+}
+
+// runs lists commands, most recent first; checksOnly keeps test, build and
+// lint runs (and any that failed).
+func runs(rs []archive.Run, checksOnly bool) []string {
+	var out []string
+	for i := len(rs) - 1; i >= 0; i-- {
+		r := rs[i]
+		if checksOnly && !r.Check && r.Exit <= 0 {
+			continue
+		}
+		line := fmt.Sprintf("`%s`: last exit %s in turn %d, %s, %d failed [%s]", r.Command, exitText(r.Exit), r.Turn, plural(r.Runs, "run"), r.Failures, r.Key)
+		out = append(out, line)
+	}
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func exitText(code int) string {
+	if code < 0 {
+		return "?"
+	}
+	return fmt.Sprint(code)
+}
+
+func cold(cs []archive.ColdTask) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, fmt.Sprintf("#%s %s: %s", c.TaskID, c.Subject, c.Summary))
+	}
+	return out
+}
+
+// current is where the session stands: the last request, the last reply,
+// the tasks in progress.
+func current(last []archive.Chunk, s archive.State) []string {
+	var out []string
+	for i := len(last) - 1; i >= 0; i-- {
+		c := last[i]
+		if c.Kind != archive.KindTurn || c.Prompt == "" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("last request (turn %d, %s): %s", c.Turn, c.Key, c.Prompt))
+		if reply := lastReply(c); reply != "" {
+			out = append(out, "the reply so far: "+reply)
+		}
+		break
+	}
+	for _, t := range s.Active() {
+		if t.Status == "in_progress" {
+			out = append(out, "in progress: "+t.Subject)
+		}
+	}
+	for _, t := range s.Active() {
+		if t.Status != "in_progress" {
+			out = append(out, "next: "+t.Subject)
+			break
+		}
+	}
+	return out
+}
+
+// lastReply is the last assistant paragraph of a chunk's body.
+func lastReply(c archive.Chunk) string {
+	i := strings.LastIndex(c.Body, "\nassistant: ")
+	if i < 0 {
+		if !strings.HasPrefix(c.Body, "assistant: ") {
+			return ""
+		}
+		i = -1
+	}
+	return oneLine(c.Body[i+len("\nassistant: "):], 600)
+}
+
+func worklog(last []archive.Chunk) []string {
+	var out []string
+	for i := len(last) - 1; i >= 0; i-- {
+		if c := last[i]; c.Kind == archive.KindTurn {
+			out = append(out, fmt.Sprintf("turn %d (%s): %s", c.Turn, c.Key, c.Summary))
+		}
+	}
+	return out
+}
+
+func inventory(es []sqlite.Entry) []string {
+	var out []string
+	for i := len(es) - 1; i >= 0; i-- {
+		e := es[i]
+		out = append(out, fmt.Sprintf("%s %s `%s`: %s", e.ID, e.Tool, oneLine(e.Input, 100), e.Summary))
+	}
+	return out
+}
+
+func relevant(rs []search.Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, fmt.Sprintf("%s (session %s, turn %d): %s", r.Key, short8(r.SessionID), r.Turn, r.Summary))
+	}
+	return out
+}
+
+func short8(s string) string { return s[:min(8, len(s))] }
+
+func lines(text string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
+}
+
+// cutKeepingLines shortens text to n bytes at a rune boundary, keeping its
+// line breaks.
+func cutKeepingLines(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	n -= len("…")
+	for n > 0 && text[n]&0xC0 == 0x80 {
+		n--
+	}
+	return text[:max(n, 0)] + "…"
+}
+
+func orElse(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}

@@ -1,0 +1,103 @@
+package keep
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (run with -update after checking):\n%s", name, got)
+	}
+}
+
+func fixtureState(t *testing.T) (archive.State, []archive.Chunk) {
+	st := newStore(t)
+	path := fixture(t, t.TempDir())
+	s := Session{ID: "fixture", Project: "/p", Transcript: path}
+	state, chunks, _, err := State(ctx, st, s, func(c string) bool { return swap.RunsAny(c, []string{"go test", "go vet"}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state, chunks
+}
+
+func TestStateOfTheFixture(t *testing.T) {
+	s, chunks := fixtureState(t)
+	if s.Turns != 2 || len(chunks) != 2 {
+		t.Fatalf("%d turns, %d chunks", s.Turns, len(chunks))
+	}
+	if len(s.Tasks) != 2 || s.Tasks[0].Status != "completed" || s.Tasks[0].Completed != 2 || s.Tasks[1].Status != "pending" {
+		t.Errorf("tasks = %+v", s.Tasks)
+	}
+	if len(s.Files) != 2 || s.Files[0].Path != "/p/internal/api/limit.go" || s.Files[0].Edits != 2 {
+		t.Errorf("files = %+v", s.Files)
+	}
+	if len(s.Errors) != 1 || !strings.Contains(s.Errors[0].Text, "go vet ./...") || !strings.Contains(s.Errors[0].Text, "limit.go:12:2: unreachable code") {
+		t.Errorf("unresolved errors = %+v (the failing go test was fixed in turn 2)", s.Errors)
+	}
+	if len(s.Decisions) < 1 || !strings.Contains(s.Decisions[0].Text, "token bucket instead of a sliding window") {
+		t.Errorf("decisions = %+v", s.Decisions)
+	}
+	if len(s.Corrections) != 1 || !strings.HasPrefix(s.Corrections[0].Text, "no, use the sliding window") || s.Corrections[0].Turn != 2 {
+		t.Errorf("corrections = %+v", s.Corrections)
+	}
+	if len(s.UserMessages) != 2 {
+		t.Errorf("user messages = %+v", s.UserMessages)
+	}
+}
+
+func TestPreservationBlockGolden(t *testing.T) {
+	s, _ := fixtureState(t)
+	block := PreservationBlock(PreservationInput{State: s, GitDiffStat: " internal/api/limit.go | 24 ++++--\n 1 file changed", Instructions: DefaultInstructions, Trigger: "auto", Budget: 9000})
+	golden(t, "preservation.golden", block)
+}
+
+func TestRestoreBlockGolden(t *testing.T) {
+	s, chunks := fixtureState(t)
+	block := RestoreBlock(RestoreInput{State: s, Last: chunks, Budget: 9500})
+	golden(t, "restore.golden", block)
+}
+
+// However much a session holds, both blocks fit their budgets and keep the
+// most important sections.
+func TestBlocksFitTheirBudgets(t *testing.T) {
+	var s archive.State
+	s.Turns = 900
+	for i := range 400 {
+		it := archive.Item{Text: strings.Repeat("a long sentence about the work ", 20), Turn: i, Key: "k0123456789a"}
+		s.UserMessages = append(s.UserMessages, it)
+		s.Decisions = append(s.Decisions, it)
+		s.Corrections = append(s.Corrections, it)
+		s.Errors = append(s.Errors, it)
+		s.Files = append(s.Files, archive.File{Path: "/p/file" + strings.Repeat("x", i%50), Edits: 1, Turn: i, Key: "k0123456789a"})
+		s.Commands = append(s.Commands, archive.Run{Command: "go test ./...", Exit: 1, Turn: i, Key: "k0123456789a", Check: true})
+	}
+	for _, budget := range []int{2000, 3000, 9000} {
+		p := PreservationBlock(PreservationInput{State: s, Instructions: strings.Repeat("mine ", 1000), Budget: budget})
+		r := RestoreBlock(RestoreInput{State: s, Budget: budget})
+		if len(p) > budget || len(r) > budget {
+			t.Errorf("budget %d: preservation %d, restore %d bytes", budget, len(p), len(r))
+		}
+		if !strings.Contains(r, "## Errors and corrections") || !strings.Contains(p, "## Unresolved errors") {
+			t.Errorf("budget %d: the errors section was dropped", budget)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package keep
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
+)
+
+// Options tune what the blocks hold.
+type Options struct {
+	PreserveBudget   int           // the preservation block (the client cuts at 10,000)
+	RestoreBudget    int           // the restore block (the client inlines up to 10,000)
+	Relevant         int           // earlier turns to restore
+	GitTimeout       time.Duration // git diff --stat is skipped past it
+	InstructionsFile string        // the user's compaction instructions; DefaultInstructions when missing
+	IsCheck          func(command string) bool
+	Now              time.Time
+}
+
+// DefaultInstructions are the compaction instructions ctxkeep uses until
+// the user writes their own file (install writes this text there to start
+// from).
+//
+//go:embed default-instructions.md
+var DefaultInstructions string
+
+// InstructionsFileName is the user's compaction instructions file, in
+// ctxkeep's config folder.
+const InstructionsFileName = "compact-instructions.md"
+
+// State archives the session and folds its working state.
+func State(ctx context.Context, st *store.Store, s Session, isCheck func(string) bool) (archive.State, []archive.Chunk, ArchiveResult, error) {
+	res, err := Archive(ctx, st, s)
+	if err != nil {
+		return archive.State{}, nil, res, err
+	}
+	chunks, err := st.Index.Chunks(ctx, s.ID)
+	if err != nil {
+		return archive.State{}, nil, res, err
+	}
+	return archive.Fold(s.ID, chunks, isCheck), chunks, res, nil
+}
+
+// Preserve archives what is new and returns the preservation block.
+func Preserve(ctx context.Context, st *store.Store, s Session, trigger string, o Options) (string, error) {
+	state, _, _, err := State(ctx, st, s, o.IsCheck)
+	if err != nil {
+		return "", err
+	}
+	cold, err := st.Index.ColdTasks(ctx, s.ID)
+	if err != nil {
+		return "", err
+	}
+	return PreservationBlock(PreservationInput{
+		State: state, Cold: cold, GitDiffStat: gitDiffStat(ctx, s.Project, o.GitTimeout),
+		Instructions: instructions(o.InstructionsFile), Trigger: trigger, Budget: o.PreserveBudget,
+	}), nil
+}
+
+// lastTurns is how many of the latest turns the restore block walks through.
+const lastTurns = 8
+
+// Restore archives what is new (the client's summary included) and returns
+// the restore block.
+func Restore(ctx context.Context, st *store.Store, s Session, o Options) (string, error) {
+	state, chunks, _, err := State(ctx, st, s, o.IsCheck)
+	if err != nil {
+		return "", err
+	}
+	cold, err := st.Index.ColdTasks(ctx, s.ID)
+	if err != nil {
+		return "", err
+	}
+	inv, err := st.Index.Entries(ctx, s.ID)
+	if err != nil {
+		return "", err
+	}
+	last := latestTurns(chunks, lastTurns)
+	rel, err := Relevant(ctx, st, s, state, last, o)
+	if err != nil {
+		return "", err
+	}
+	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget}), nil
+}
+
+// Relevant finds the archived turns of the project most relevant to the
+// session's latest requests, leaving out the turns the restore block
+// already walks through.
+func Relevant(ctx context.Context, st *store.Store, s Session, state archive.State, last []archive.Chunk, o Options) ([]search.Result, error) {
+	if o.Relevant <= 0 || len(state.UserMessages) == 0 {
+		return nil, nil
+	}
+	var query []string
+	for _, m := range state.UserMessages[max(0, len(state.UserMessages)-3):] {
+		query = append(query, m.Text)
+	}
+	hits, err := st.Index.SearchChunks(ctx, sqlite.ChunkQuery{Text: strings.Join(query, " "), Project: s.Project, Kind: archive.KindTurn, Limit: 50})
+	if errors.Is(err, sqlite.ErrEmptyQuery) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	skip := map[string]bool{}
+	for _, c := range last {
+		skip[c.Key] = true
+	}
+	var kept []sqlite.ChunkHit
+	for _, h := range hits {
+		if !skip[h.Key] {
+			kept = append(kept, h)
+		}
+	}
+	ranked, err := search.Rank(ctx, strings.Join(query, " "), kept, search.Signals{Now: o.Now, Files: currentFiles(state)})
+	if err != nil {
+		return nil, err
+	}
+	return ranked[:min(o.Relevant, len(ranked))], nil
+}
+
+// currentFiles are the files the session touched last.
+func currentFiles(s archive.State) []string {
+	var out []string
+	for i := len(s.Files) - 1; i >= 0 && len(out) < 10; i-- {
+		out = append(out, s.Files[i].Path)
+	}
+	return out
+}
+
+func latestTurns(chunks []archive.Chunk, n int) []archive.Chunk {
+	var turns []archive.Chunk
+	for _, c := range chunks {
+		if c.Kind == archive.KindTurn {
+			turns = append(turns, c)
+		}
+	}
+	return turns[max(0, len(turns)-n):]
+}
+
+// UpdateCold computes the summaries of tasks that went cold, once the
+// session is long and full enough (archive.ColdEveryTurns, ColdAtPercent).
+// It is idempotent: a task is summarised once.
+func UpdateCold(ctx context.Context, st *store.Store, s Session, state archive.State, chunks []archive.Chunk, usedPercent float64, now time.Time) (int, error) {
+	if state.Turns == 0 || state.Turns%archive.ColdEveryTurns != 0 || usedPercent < archive.ColdAtPercent {
+		return 0, nil
+	}
+	have, err := st.Index.ColdTasks(ctx, s.ID)
+	if err != nil {
+		return 0, err
+	}
+	done := map[string]bool{}
+	for _, c := range have {
+		done[c.TaskID] = true
+	}
+	fresh := archive.ColdTasks(state, chunks, state.Turns, done)
+	if len(fresh) == 0 {
+		return 0, nil
+	}
+	return len(fresh), st.Index.AddColdTasks(ctx, s.ID, fresh, now)
+}
+
+// gitDiffStat is `git diff --stat HEAD` of the project, its last lines,
+// or "" when there is no repository or git takes too long.
+func gitDiffStat(ctx context.Context, dir string, timeout time.Duration) string {
+	if dir == "" || timeout <= 0 {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", dir, "diff", "--stat", "HEAD")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-30):], "\n")
+}
+
+func instructions(path string) string {
+	if path == "" {
+		return DefaultInstructions
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return DefaultInstructions
+	}
+	if err != nil {
+		return DefaultInstructions
+	}
+	return string(data)
+}

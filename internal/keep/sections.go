@@ -1,0 +1,104 @@
+package keep
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A text restored across compaction is a list of sections, each a title
+// and items, most important first within a section. Filling is in order of
+// the sections' priority, not of their place in the text, so that a tight
+// budget drops the worklog before the unresolved errors. Every item line
+// is capped, and a section that could not show everything says how many
+// items it left out and how to find them.
+
+// section is one part of a restored text.
+type section struct {
+	title    string
+	items    []string // most important first
+	priority int      // lower fills first
+	share    int      // at most this many bytes (0: no cap beyond the budget)
+	more     string   // where the left-out items are, e.g. "`ctxkeep search`"
+}
+
+// maxItem caps one item's line.
+const maxItem = 400
+
+// render lays sections out in the given order, filling them by priority
+// within budget bytes, after head and before tail (both always included).
+func render(head string, sections []section, tail string, budget int) string {
+	room := budget - len(head) - len(tail)
+	bodies := make([]string, len(sections))
+	order := make([]int, len(sections))
+	for i := range order {
+		order[i] = i
+	}
+	sortByPriority(order, sections)
+	for _, i := range order {
+		bodies[i] = fill(sections[i], &room)
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, body := range bodies {
+		b.WriteString(body)
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+func sortByPriority(order []int, sections []section) {
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && sections[order[j]].priority < sections[order[j-1]].priority; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+}
+
+// fill renders one section into at most *room bytes (and its share).
+func fill(s section, room *int) string {
+	if len(s.items) == 0 {
+		return ""
+	}
+	limit := *room
+	if s.share > 0 {
+		limit = min(limit, s.share)
+	}
+	title := "\n## " + s.title + "\n"
+	if len(title)+80 > limit {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(title)
+	shown := 0
+	for _, it := range s.items {
+		line := "- " + oneLine(it, maxItem) + "\n"
+		if b.Len()+len(line)+moreLen > limit {
+			break
+		}
+		b.WriteString(line)
+		shown++
+	}
+	if rest := len(s.items) - shown; rest > 0 {
+		note := fmt.Sprintf("- … %d more", rest)
+		if s.more != "" {
+			note += ": " + s.more
+		}
+		b.WriteString(note + "\n")
+	}
+	*room -= b.Len()
+	return b.String()
+}
+
+// moreLen is the room kept for the "… N more" line.
+const moreLen = 90
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

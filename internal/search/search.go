@@ -1,0 +1,134 @@
+// Package search ranks what the archive's full-text search found: BM25
+// first, then how recent a chunk is and whether it touches the files the
+// session works on now, so that "the test we fixed in the parser" finds
+// this week's parser turn before last year's. An Embedder, when one is
+// configured, re-ranks the same candidates by meaning; none ships (no
+// offline embedding model is available to the project, GO-DEPS.md), and
+// none is faked.
+package search
+
+import (
+	"context"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+)
+
+// Embedder turns texts into vectors whose cosine similarity says how close
+// their meanings are. Implementations must return one vector per text, all
+// of the same length.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Signals are what ranking knows besides the words.
+type Signals struct {
+	Now      time.Time
+	Files    []string // files the session works on now
+	Embedder Embedder // nil: lexical ranking only
+}
+
+// Result is a ranked hit.
+type Result struct {
+	sqlite.ChunkHit
+	Score float64 `json:"score"` // 0…1, higher is better
+}
+
+// Weights of the ranking, summing to 1. Lexical relevance dominates;
+// recency and shared files break near-ties. With an embedder, meaning
+// takes a share of the lexical weight.
+const (
+	wLexical  = 0.70
+	wRecency  = 0.20
+	wFiles    = 0.10
+	wSemantic = 0.35 // taken from wLexical when an embedder is set
+	halfLife  = 7 * 24 * time.Hour
+)
+
+// Rank orders hits for a query.
+func Rank(ctx context.Context, query string, hits []sqlite.ChunkHit, s Signals) ([]Result, error) {
+	out := make([]Result, len(hits))
+	best := 0.0
+	for _, h := range hits {
+		best = math.Max(best, -h.BM25)
+	}
+	semantic, err := meaning(ctx, query, hits, s.Embedder)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]bool{}
+	for _, f := range s.Files {
+		files[f] = true
+	}
+	for i, h := range hits {
+		lexical := 0.0
+		if best > 0 {
+			lexical = -h.BM25 / best
+		}
+		score := wRecency*recency(h.End, s.Now) + wFiles*touches(h, files)
+		if semantic != nil {
+			score += (wLexical-wSemantic)*lexical + wSemantic*semantic[i]
+		} else {
+			score += wLexical * lexical
+		}
+		out[i] = Result{ChunkHit: h, Score: score}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nil
+}
+
+// recency is 1 for now, ½ a half-life ago, and so on.
+func recency(t, now time.Time) float64 {
+	if t.IsZero() || now.IsZero() {
+		return 0
+	}
+	age := now.Sub(t)
+	if age < 0 {
+		return 1
+	}
+	return math.Exp2(-float64(age) / float64(halfLife))
+}
+
+func touches(h sqlite.ChunkHit, files map[string]bool) float64 {
+	for _, f := range append(append([]string{}, h.Meta.FilesModified...), h.Meta.FilesRead...) {
+		if files[f] {
+			return 1
+		}
+	}
+	return 0
+}
+
+// meaning is the cosine similarity of each hit to the query, mapped to 0…1.
+func meaning(ctx context.Context, query string, hits []sqlite.ChunkHit, e Embedder) ([]float64, error) {
+	if e == nil || len(hits) == 0 {
+		return nil, nil
+	}
+	texts := []string{query}
+	for _, h := range hits {
+		texts = append(texts, h.Prompt+"\n"+h.Summary+"\n"+h.Body)
+	}
+	vecs, err := e.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(hits))
+	for i := range hits {
+		out[i] = (cosine(vecs[0], vecs[i+1]) + 1) / 2
+	}
+	return out, nil
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range min(len(a), len(b)) {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

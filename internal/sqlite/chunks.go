@@ -1,0 +1,296 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+)
+
+// ArchiveCursor is how far a session's transcript has been archived.
+type ArchiveCursor struct {
+	Transcript string
+	At         transcript.Cursor // the first line of the last turn, which may still be open
+	Turn       int               // the index that turn gets
+	Usage      transcript.ContextUsage
+}
+
+// ErrNoChunk means no chunk has that key.
+var ErrNoChunk = errors.New("no such chunk")
+
+// GetArchiveCursor returns the session's cursor; ok is false before the
+// first archive.
+func (db *DB) GetArchiveCursor(ctx context.Context, session string) (c ArchiveCursor, ok bool, err error) {
+	var usage string
+	err = db.sql.QueryRowContext(ctx, `SELECT transcript, offset, line, turn, usage FROM archive_cursors WHERE session_id = ?`, session).
+		Scan(&c.Transcript, &c.At.Offset, &c.At.Line, &c.Turn, &usage)
+	if err == sql.ErrNoRows {
+		return c, false, nil
+	}
+	if err != nil {
+		return c, false, err
+	}
+	json.Unmarshal([]byte(usage), &c.Usage)
+	return c, true, nil
+}
+
+// SaveChunks stores a session's newly archived chunks and moves its cursor,
+// in one transaction. A chunk whose body is unchanged is left as it is; a
+// changed one (a turn that was still open) is replaced, in the full-text
+// index too. It returns how many chunks were written.
+func (db *DB) SaveChunks(ctx context.Context, session string, chunks []archive.Chunk, cur ArchiveCursor) (written int, err error) {
+	usage, _ := json.Marshal(cur.Usage)
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		written = 0
+		for _, c := range chunks {
+			changed, err := saveChunk(ctx, tx, c)
+			if err != nil {
+				return err
+			}
+			if changed {
+				written++
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO archive_cursors (session_id, transcript, offset, line, turn, usage)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET transcript = excluded.transcript,
+			offset = excluded.offset, line = excluded.line, turn = excluded.turn, usage = excluded.usage`,
+			session, cur.Transcript, cur.At.Offset, cur.At.Line, cur.Turn, string(usage))
+		return err
+	})
+	return written, err
+}
+
+func saveChunk(ctx context.Context, tx *sql.Tx, c archive.Chunk) (bool, error) {
+	hash := c.Hash()
+	var id int64
+	var old string
+	err := tx.QueryRowContext(ctx, `SELECT id, body_hash FROM chunks WHERE session_id = ? AND kind = ? AND turn = ?`,
+		c.SessionID, c.Kind, c.Turn).Scan(&id, &old)
+	switch {
+	case err == nil && old == hash:
+		return false, nil
+	case err == nil:
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid = ?`, id); err != nil {
+			return false, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE id = ?`, id); err != nil {
+			return false, err
+		}
+	case err != sql.ErrNoRows:
+		return false, err
+	}
+	meta, _ := json.Marshal(c.Meta)
+	res, err := tx.ExecContext(ctx, `INSERT INTO chunks (key, session_id, project, kind, turn, ts_start, ts_end, prompt, summary, body, body_hash, meta)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.Key, c.SessionID, c.Project, c.Kind, c.Turn, c.Start.UnixMilli(), c.End.UnixMilli(), c.Prompt, c.Summary, c.Body, hash, string(meta))
+	if err != nil {
+		return false, err
+	}
+	rowid, _ := res.LastInsertId()
+	files := strings.Join(append(append([]string{}, c.Meta.FilesModified...), c.Meta.FilesRead...), "\n")
+	_, err = tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, prompt, summary, body, files) VALUES (?, ?, ?, ?, ?)`,
+		rowid, c.Prompt, c.Summary, c.Body+"\n"+strings.Join(c.Outputs, "\n"), files)
+	return true, err
+}
+
+const chunkColumns = `key, session_id, project, kind, turn, ts_start, ts_end, prompt, summary, body, meta`
+
+// Chunks returns a session's chunks in turn order.
+func (db *DB) Chunks(ctx context.Context, session string) ([]archive.Chunk, error) {
+	return db.queryChunks(ctx, `WHERE session_id = ? ORDER BY turn, kind DESC`, session)
+}
+
+// Chunk returns the chunk with key, or the only one whose key starts with it.
+func (db *DB) Chunk(ctx context.Context, key string) (archive.Chunk, error) {
+	key = strings.ToLower(strings.TrimSpace(key))
+	if key == "" || strings.ContainsAny(key, "%_") {
+		return archive.Chunk{}, fmt.Errorf("%w: %q", ErrNoChunk, key)
+	}
+	cs, err := db.queryChunks(ctx, `WHERE key LIKE ? ORDER BY key LIMIT 2`, key+"%")
+	switch {
+	case err != nil:
+		return archive.Chunk{}, err
+	case len(cs) == 0:
+		return archive.Chunk{}, fmt.Errorf("%w: %q", ErrNoChunk, key)
+	case len(cs) > 1 && cs[0].Key != key:
+		return archive.Chunk{}, fmt.Errorf("%w: %q matches more than one chunk; give more of the key", ErrNoChunk, key)
+	}
+	return cs[0], nil
+}
+
+// TurnRange returns a session's turn chunks from turn from to turn to.
+func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]archive.Chunk, error) {
+	return db.queryChunks(ctx, `WHERE session_id = ? AND kind = 'turn' AND turn BETWEEN ? AND ? ORDER BY turn`, session, from, to)
+}
+
+func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]archive.Chunk, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []archive.Chunk
+	for rows.Next() {
+		c, err := scanChunk(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func scanChunk(rows interface{ Scan(...any) error }, extra ...any) (archive.Chunk, error) {
+	var c archive.Chunk
+	var start, end int64
+	var meta string
+	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Turn, &start, &end, &c.Prompt, &c.Summary, &c.Body, &meta}, extra...)
+	if err := rows.Scan(dest...); err != nil {
+		return c, err
+	}
+	c.Start, c.End = time.UnixMilli(start).UTC(), time.UnixMilli(end).UTC()
+	json.Unmarshal([]byte(meta), &c.Meta)
+	return c, nil
+}
+
+// ColdTasks returns the cold-task summaries of a session.
+func (db *DB) ColdTasks(ctx context.Context, session string) ([]archive.ColdTask, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT task_id, subject, turn_from, turn_to, summary FROM cold_tasks
+		WHERE session_id = ? ORDER BY turn_to`, session)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []archive.ColdTask
+	for rows.Next() {
+		var t archive.ColdTask
+		if err := rows.Scan(&t.TaskID, &t.Subject, &t.From, &t.To, &t.Summary); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// AddColdTasks stores cold-task summaries; a task summarised already keeps
+// its first summary.
+func (db *DB) AddColdTasks(ctx context.Context, session string, tasks []archive.ColdTask, now time.Time) error {
+	return db.write(ctx, func(tx *sql.Tx) error {
+		for _, t := range tasks {
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO cold_tasks (session_id, task_id, subject, turn_from, turn_to, summary, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`, session, t.TaskID, t.Subject, t.From, t.To, t.Summary, now.UnixMilli()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// EntriesByToolUse returns a session's entries keyed by the tool call that
+// produced them.
+func (db *DB) EntriesByToolUse(ctx context.Context, session string) (map[string]Entry, error) {
+	es, err := db.Entries(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Entry, len(es))
+	for _, e := range es {
+		if e.ToolUseID != "" {
+			out[e.ToolUseID] = e
+		}
+	}
+	return out, nil
+}
+
+// ChunkQuery is a full-text search of the archive.
+type ChunkQuery struct {
+	Text    string
+	Session string // only this session, when set
+	Project string // only this project, when set
+	Kind    string // only this kind, when set
+	Limit   int
+}
+
+// ChunkHit is a chunk that matched, with its BM25 rank (lower is better).
+type ChunkHit struct {
+	archive.Chunk
+	BM25 float64
+}
+
+// ErrEmptyQuery means a query had no word to search for.
+var ErrEmptyQuery = errors.New("nothing to search for: the query has no words")
+
+// SearchChunks finds chunks matching any of the words of q.Text, best
+// first: prompts and file names weigh more than summaries, summaries more
+// than bodies.
+func (db *DB) SearchChunks(ctx context.Context, q ChunkQuery) ([]ChunkHit, error) {
+	match := ftsQuery(q.Text)
+	if match == "" {
+		return nil, ErrEmptyQuery
+	}
+	where, args := "chunks_fts MATCH ?", []any{match}
+	for _, f := range []struct{ col, val string }{{"c.session_id", q.Session}, {"c.project", q.Project}, {"c.kind", q.Kind}} {
+		if f.val != "" {
+			where += " AND " + f.col + " = ?"
+			args = append(args, f.val)
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT c.key, c.session_id, c.project, c.kind, c.turn, c.ts_start, c.ts_end,
+		c.prompt, c.summary, c.body, c.meta, bm25(chunks_fts, 4.0, 2.0, 1.0, 3.0) AS rank
+		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE `+where+` ORDER BY rank LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ChunkHit
+	for rows.Next() {
+		var h ChunkHit
+		c, err := scanChunk(rows, &h.BM25)
+		if err != nil {
+			return nil, err
+		}
+		h.Chunk = c
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// ftsQuery turns free text into an FTS5 query: its distinct words, each
+// quoted (so that no word is read as an operator), joined by OR. BM25 then
+// ranks chunks matching more, and rarer, words first.
+func ftsQuery(text string) string {
+	seen := map[string]bool{}
+	var terms []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r > 127)
+	}) {
+		if len(w) < 2 || stopwords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		terms = append(terms, `"`+w+`"`)
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// stopwords are left out of queries: they match nearly everything.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by can could did do does for from had has have how i if in
+		into is it its me my of on or our so than that the their them then there these they this to was we were what when
+		where which who why will with would you your he she his her him been being also just about after before any all
+		some more most other such only own same too very s t don should now did does yes no not`) {
+		stopwords[w] = true
+	}
+}
