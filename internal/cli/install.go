@@ -13,6 +13,8 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
 )
 
 // scopeFlags are --user, --project and --local.
@@ -124,6 +126,27 @@ func (a *app) prepareStore(ctx context.Context) error {
 		return err
 	}
 	fmt.Fprintf(a.Stdout, "store ready: %s\n", filepath.Dir(st.Index.Path()))
+	return a.writeInstructions()
+}
+
+// writeInstructions gives the user a compaction instructions file to edit,
+// holding ctxkeep's default; an existing file is never touched.
+func (a *app) writeInstructions() error {
+	d, err := a.dirs()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(d.Config, keep.InstructionsFileName)
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if err := fsx.MkdirPrivate(d.Config); err != nil {
+		return err
+	}
+	if err := fsx.WriteFileAtomic(path, []byte(keep.DefaultInstructions), fsx.FilePerm); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.Stdout, "your compaction instructions: %s (edit it; ctxkeep hands it to the summariser)\n", path)
 	return nil
 }
 

@@ -107,10 +107,7 @@ func printReplay(a *app, r replay.Report) {
 // latestTranscript is the most recently written main session transcript
 // under the client's projects folder.
 func (a *app) latestTranscript() (string, error) {
-	root := filepath.Join(a.Getenv("HOME"), ".claude", "projects")
-	if dir := a.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		root = filepath.Join(dir, "projects")
-	}
+	root := a.projectsDir()
 	var best string
 	var bestTime time.Time
 	projects, err := os.ReadDir(root)
@@ -132,3 +129,11 @@ func (a *app) latestTranscript() (string, error) {
 }
 
 var errNoSession = errors.New("no Claude Code session found")
+
+// projectsDir is the client's folder of session transcripts.
+func (a *app) projectsDir() string {
+	if dir := a.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return filepath.Join(dir, "projects")
+	}
+	return filepath.Join(a.Getenv("HOME"), ".claude", "projects")
+}
