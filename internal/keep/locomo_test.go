@@ -1,0 +1,253 @@
+package keep
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
+)
+
+const locomoPath = "../../../shared/data/locomo/locomo10.json"
+
+type locomo []struct {
+	SampleID     string                     `json:"sample_id"`
+	Conversation map[string]json.RawMessage `json:"conversation"`
+	QA           []struct {
+		Question string   `json:"question"`
+		Evidence []string `json:"evidence"`
+		Category int      `json:"category"`
+	} `json:"qa"`
+}
+
+type dialogTurn struct {
+	Speaker string `json:"speaker"`
+	DiaID   string `json:"dia_id"`
+	Text    string `json:"text"`
+	Caption string `json:"blip_caption"`
+}
+
+// loadLocomo archives every dialog turn of LoCoMo as a chunk of its
+// conversation's session and returns the dataset.
+func loadLocomo(t testing.TB, st *store.Store) (locomo, map[string]map[int]string) {
+	data, err := os.ReadFile(locomoPath)
+	if err != nil {
+		t.Skip("LoCoMo not found:", err)
+	}
+	var ds locomo
+	if err := json.Unmarshal(data, &ds); err != nil {
+		t.Fatal(err)
+	}
+	dia := map[string]map[int]string{} // sample → turn → dia_id
+	for _, conv := range ds {
+		dia[conv.SampleID] = map[int]string{}
+		var chunks []archive.Chunk
+		for n := 1; ; n++ {
+			raw, ok := conv.Conversation[fmt.Sprintf("session_%d", n)]
+			if !ok {
+				break
+			}
+			var turns []dialogTurn
+			json.Unmarshal(raw, &turns)
+			for k, d := range turns {
+				i := len(chunks) + 1
+				// Like a ctxkeep turn, which holds a request and its reply, a
+				// LoCoMo utterance is indexed with the ones around it, at the
+				// body's lower weight; the utterance itself weighs as a prompt.
+				var around []string
+				if k > 0 {
+					around = append(around, utterance(turns[k-1]))
+				}
+				if k+1 < len(turns) {
+					around = append(around, utterance(turns[k+1]))
+				}
+				chunks = append(chunks, archive.Chunk{Key: archive.ChunkKey(conv.SampleID, archive.KindTurn, i), SessionID: conv.SampleID,
+					Project: "locomo", Kind: archive.KindTurn, Turn: i, Prompt: utterance(d), Body: strings.Join(around, "\n")})
+				dia[conv.SampleID][i] = d.DiaID
+			}
+		}
+		if _, err := st.Index.SaveChunks(ctx, conv.SampleID, chunks, sqlite.ArchiveCursor{Transcript: "locomo"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ds, dia
+}
+
+// recall is evidence recall@k, averaged over the questions, overall and
+// without the adversarial category 5 (whose answers are not in the
+// conversation).
+type recall struct{ at5, at10, n, at5No5, at10No5, nNo5 float64 }
+
+func (r recall) String() string {
+	return fmt.Sprintf("R@5 %.3f, R@10 %.3f over %d questions; without category 5: R@5 %.3f, R@10 %.3f over %d",
+		r.at5/r.n, r.at10/r.n, int(r.n), r.at5No5/r.nNo5, r.at10No5/r.nNo5, int(r.nNo5))
+}
+
+func (r *recall) add(category int, evidence []string, ranked []string) {
+	hit := func(k int) float64 {
+		top := map[string]bool{}
+		for _, d := range ranked[:min(k, len(ranked))] {
+			top[d] = true
+		}
+		n := 0
+		for _, e := range evidence {
+			if top[e] {
+				n++
+			}
+		}
+		return float64(n) / float64(len(evidence))
+	}
+	r.at5, r.at10, r.n = r.at5+hit(5), r.at10+hit(10), r.n+1
+	if category != 5 {
+		r.at5No5, r.at10No5, r.nNo5 = r.at5No5+hit(5), r.at10No5+hit(10), r.nNo5+1
+	}
+}
+
+// TestLocomoRecall measures `ctxkeep search` on LoCoMo at turn level, the
+// way BENCHMARKS.md reports it, and checks it stays well clear of broken.
+func TestLocomoRecall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes 5,882 turns and runs 1,982 searches")
+	}
+	st := newStore(t)
+	ds, dia := loadLocomo(t, st)
+	var ours recall
+	for _, conv := range ds {
+		for _, q := range conv.QA {
+			if len(q.Evidence) == 0 {
+				continue
+			}
+			hits, err := st.Index.SearchChunks(ctx, sqlite.ChunkQuery{Text: q.Question, Session: conv.SampleID, Limit: 50})
+			if err != nil && err != sqlite.ErrEmptyQuery {
+				t.Fatal(err)
+			}
+			ranked, _ := search.Rank(ctx, q.Question, hits, search.Signals{})
+			var ids []string
+			for _, r := range ranked {
+				ids = append(ids, dia[conv.SampleID][r.Turn])
+			}
+			ours.add(q.Category, q.Evidence, ids)
+		}
+	}
+	t.Logf("ctxkeep search: %s", ours)
+	if ours.at10/ours.n < 0.5 {
+		t.Errorf("recall@10 %.3f: search is broken", ours.at10/ours.n)
+	}
+	plain := plainBM25(t, ds)
+	t.Logf("plain BM25 (unicode61, no stemming, no stopwords): %s", plain)
+	if ours.at5 <= plain.at5 {
+		t.Errorf("recall@5 %.3f does not beat plain BM25's %.3f", ours.at5/ours.n, plain.at5/plain.n)
+	}
+}
+
+// plainBM25 is the baseline: textbook BM25 (k1 1.2, b 0.75) over the same
+// turns, lowercased words, no stemming, no stopwords.
+func plainBM25(t *testing.T, ds locomo) recall {
+	var r recall
+	for _, conv := range ds {
+		var turns []dialogTurn
+		for n := 1; ; n++ {
+			raw, ok := conv.Conversation[fmt.Sprintf("session_%d", n)]
+			if !ok {
+				break
+			}
+			var part []dialogTurn
+			json.Unmarshal(raw, &part)
+			turns = append(turns, part...)
+		}
+		index := newBM25(turnsText(turns))
+		for _, q := range conv.QA {
+			if len(q.Evidence) == 0 {
+				continue
+			}
+			r.add(q.Category, q.Evidence, index.rank(q.Question, 10))
+		}
+	}
+	return r
+}
+
+func utterance(d dialogTurn) string {
+	text := d.Speaker + ": " + d.Text
+	if d.Caption != "" {
+		text += " [shares an image: " + d.Caption + "]"
+	}
+	return text
+}
+
+func turnsText(turns []dialogTurn) map[string]string {
+	out := map[string]string{}
+	for _, d := range turns {
+		out[d.DiaID] = utterance(d)
+	}
+	return out
+}
+
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+}
+
+// bm25 is a textbook BM25 index (k1 1.2, b 0.75) over a few documents.
+type bm25 struct {
+	tf     map[string]map[string]int
+	length map[string]int
+	df     map[string]int
+	avg    float64
+}
+
+func newBM25(docs map[string]string) *bm25 {
+	x := &bm25{tf: map[string]map[string]int{}, length: map[string]int{}, df: map[string]int{}}
+	total := 0
+	for id, text := range docs {
+		x.tf[id] = map[string]int{}
+		for _, w := range words(text) {
+			if x.tf[id][w] == 0 {
+				x.df[w]++
+			}
+			x.tf[id][w]++
+			x.length[id]++
+			total++
+		}
+	}
+	x.avg = float64(total) / float64(len(docs))
+	return x
+}
+
+// rank returns the ids of the k docs scoring best for query.
+func (x *bm25) rank(query string, k int) []string {
+	const k1, b = 1.2, 0.75
+	n := float64(len(x.tf))
+	type scored struct {
+		id    string
+		score float64
+	}
+	var out []scored
+	for id, counts := range x.tf {
+		score := 0.0
+		for _, w := range words(query) {
+			f := float64(counts[w])
+			if f == 0 {
+				continue
+			}
+			idf := math.Log(1 + (n-float64(x.df[w])+0.5)/(float64(x.df[w])+0.5))
+			score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(x.length[id])/x.avg))
+		}
+		if score > 0 {
+			out = append(out, scored{id, score})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].score > out[j].score || out[i].score == out[j].score && out[i].id < out[j].id
+	})
+	var ids []string
+	for _, s := range out[:min(k, len(out))] {
+		ids = append(ids, s.id)
+	}
+	return ids
+}
