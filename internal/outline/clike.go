@@ -28,6 +28,7 @@ var (
 	cLang = &language{
 		syn:        &syntax{slash: true, quotes: `"'`, extra: cppRaw | digitSep},
 		layout:     braced,
+		flat:       true,
 		directives: cDirectives,
 		decl:       func(s *scanner, l *line) decl { return cRules.decl(s, l) },
 	}
@@ -44,6 +45,7 @@ var (
 	javaLang = &language{
 		syn:    &syntax{slash: true, quotes: `"'`, triple: true},
 		layout: braced,
+		flat:   true,
 		decl:   func(s *scanner, l *line) decl { return javaRules.decl(s, l) },
 	}
 	javaRules = &clike{
@@ -55,6 +57,7 @@ var (
 	groovyLang = &language{
 		syn:    &syntax{slash: true, quotes: `"'`, triple: true},
 		layout: braced,
+		flat:   true,
 		decl:   func(s *scanner, l *line) decl { return groovyRules.decl(s, l) },
 	}
 	groovyRules = &clike{
@@ -67,6 +70,7 @@ var (
 	csharpLang = &language{
 		syn:        &syntax{slash: true, quotes: `"'`, triple: true, extra: verbatim},
 		layout:     braced,
+		flat:       true,
 		directives: cDirectives,
 		decl:       func(s *scanner, l *line) decl { return csharpRules.decl(s, l) },
 	}
@@ -80,10 +84,11 @@ var (
 	dartLang = &language{
 		syn:    &syntax{slash: true, nest: true, quotes: `"'`, triple: true},
 		layout: braced,
+		flat:   true,
 		decl:   func(s *scanner, l *line) decl { return dartRules.decl(s, l) },
 	}
 	dartRules = &clike{
-		mods:     []string{"static", "final", "const", "abstract", "external", "factory", "late", "covariant", "sealed", "base", "interface", "mixin"},
+		mods:     []string{"static", "final", "const", "abstract", "external", "factory", "late", "covariant", "sealed", "base", "interface"},
 		types:    []string{"class", "mixin", "enum", "extension"},
 		topFuncs: true,
 		bareTop:  true,
@@ -107,6 +112,9 @@ var controlWords = map[string]bool{
 // gtestMacros declare GoogleTest tests: TEST(Suite, Name) {.
 var gtestMacros = map[string]bool{"TEST": true, "TEST_F": true, "TEST_P": true, "TYPED_TEST": true, "TYPED_TEST_P": true}
 
+// decl recognises a type by its keyword, and a function or a method by
+// its shape, where a declaration can be: at top level, in a namespace or
+// extern "C", or directly in a type's body.
 func (r *clike) decl(s *scanner, l *line) decl {
 	if s.openParens() > 0 {
 		return decl{}
@@ -203,9 +211,15 @@ func (r *clike) typeDecl(c *cursor, kw string) (decl, bool) {
 		kind = "interface"
 	case "mixin":
 		kind = "class"
+		c.word("class") // Dart 3's mixin class
 	}
 	r.attributes(c)
-	name := c.ident()
+	var name string
+	if kind == "namespace" && !r.cpp {
+		name = constantPath(c, ".") // C#'s namespace Acme.Api
+	} else {
+		name = c.ident()
+	}
 	// In C++, the last identifier of a run: class EXPORT_API Store final.
 	for r.cpp && name != "" {
 		if c.at("::") {

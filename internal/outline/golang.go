@@ -3,7 +3,11 @@ package outline
 var goLang = &language{
 	syn:    &syntax{slash: true, quotes: "\"'`", multi: "`", raw: "`"},
 	layout: braced,
+	flat:   true,
 	decl:   goDecl,
+	top: func(b []byte) bool {
+		return hasPrefix(b, "func ") || hasPrefix(b, "func(") || hasPrefix(b, "type ")
+	},
 }
 
 // goDecl recognises Go's declarations: funcs, methods and types at top
@@ -60,9 +64,8 @@ func goType(c *cursor) decl {
 	if name == "" {
 		return decl{}
 	}
-	if c.peek() == '[' { // type parameters; an array type has a blank first: A [4]int
-		c.skip('[', ']')
-	}
+	// Type parameters; an array type has a blank first: A [4]int.
+	skip := c.typeParams('[', ']')
 	c.space()
 	if c.peek() == '=' {
 		c.i++
@@ -70,9 +73,9 @@ func goType(c *cursor) decl {
 	}
 	switch {
 	case c.word("struct"):
-		return decl{kind: "struct", name: name, block: body}
+		return decl{kind: "struct", name: name, block: body, skip: skip}
 	case c.word("interface"):
-		return decl{kind: "interface", name: name, block: members}
+		return decl{kind: "interface", name: name, block: members, skip: skip}
 	}
 	return decl{kind: "type", name: name}
 }

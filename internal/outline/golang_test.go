@@ -81,3 +81,14 @@ func TestGoText(t *testing.T) {
 		t.Errorf("\n%s", diff(got, want))
 	}
 }
+
+// TestGoResync: a brace misread in a way the lexer cannot know about
+// does not lose the rest of the file; the next func at the left margin
+// is at top level again.
+func TestGoResync(t *testing.T) {
+	src := []byte("package p\n\nfunc A() {\n\tif x {\n}\n\nfunc B() {}\n\ntype T struct{}\n\nfunc (T) M() {}\n")
+	want := []string{"3 func A", "7 func B", "9 struct T", "11 method M"}
+	if got := render(Outline("p.go", src, 0)); !slices.Equal(got, want) {
+		t.Errorf("\n%s", diff(got, want))
+	}
+}

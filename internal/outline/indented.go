@@ -38,17 +38,6 @@ func pythonDecl(s *scanner, l *line) decl {
 	}
 }
 
-// methodIn returns "method" if p is a declaration of one of the kinds,
-// "func" otherwise.
-func methodIn(p *block, kinds ...string) string {
-	for _, k := range kinds {
-		if p.kind == k {
-			return "method"
-		}
-	}
-	return "func"
-}
-
 var rubyLang = &language{
 	syn:    &syntax{hash: hashComment, quotes: "\"'`", multi: "\"'`", here: rubyHeredoc, extra: beginEnd},
 	layout: indented,
@@ -128,21 +117,6 @@ func rubyMethodName(c *cursor) string {
 	}
 	for !c.done() && c.peek() != ' ' && c.peek() != '(' && c.peek() != '\t' { // an operator
 		c.i++
-	}
-	return validName(c.b[start:c.i])
-}
-
-// constantPath reads a name made of identifiers joined by sep: A::B, A.B.
-func constantPath(c *cursor, sep string) string {
-	start := c.i
-	for {
-		if len(c.identBytes()) == 0 {
-			break
-		}
-		if !c.at(sep) || !isIdent(c.peekAt(len(sep))) {
-			break
-		}
-		c.i += len(sep)
 	}
 	return validName(c.b[start:c.i])
 }
@@ -341,29 +315,6 @@ func scalaDecl(s *scanner, l *line) decl {
 			}
 		}
 		return decl{}
-	}
-}
-
-// named reads the name of a declaration of the kind.
-func named(c *cursor, kind string) decl {
-	if name := c.ident(); name != "" {
-		return decl{kind: kind, name: name}
-	}
-	return decl{}
-}
-
-// skipAnnotations skips @Annotation and @Annotation(…) (and use-site
-// targets, @file:JvmName("x")).
-func skipAnnotations(c *cursor) {
-	for c.peek() == '@' && !c.at("@interface") {
-		c.i++
-		for len(c.identBytes()) > 0 && (c.peek() == '.' || c.peek() == ':') {
-			c.i++
-		}
-		if c.peek() == '(' && !c.skip('(', ')') {
-			return
-		}
-		c.space()
 	}
 }
 

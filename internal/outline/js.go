@@ -9,11 +9,8 @@ var jsLang = &language{
 	syn:    &syntax{slash: true, quotes: "\"'`", multi: "`", extra: regex | arrows},
 	layout: braced,
 	decl:   jsDecl,
+	top:    func(b []byte) bool { return hasPrefix(b, "export ") },
 }
-
-var (
-	jsMemberMods = []string{"public", "private", "protected", "static", "readonly", "abstract", "override", "declare", "async", "get", "set", "accessor"}
-)
 
 // jsDecl recognises function, class, interface, type, enum, namespace,
 // functions bound to a const (arrow functions, function expressions),
@@ -75,17 +72,18 @@ func jsDecl(s *scanner, l *line) decl {
 			}
 		case "class":
 			if name := orDefault(c.ident()); name != "" {
-				return decl{kind: "class", name: name, block: members}
+				return decl{kind: "class", name: name, block: members, skip: c.typeParams('<', '>')}
 			}
 		case "interface":
 			if name := c.ident(); name != "" {
-				return decl{kind: "interface", name: name, block: members}
+				return decl{kind: "interface", name: name, block: members, skip: c.typeParams('<', '>')}
 			}
 		case "type":
 			name := c.ident()
+			skip := c.typeParams('<', '>')
 			c.space()
-			if name != "" && (c.peek() == '=' || c.peek() == '<') {
-				return decl{kind: "type", name: name, block: body}
+			if name != "" && c.peek() == '=' {
+				return decl{kind: "type", name: name, block: body, skip: skip}
 			}
 		case "enum":
 			return jsEnum(&c)
@@ -139,8 +137,8 @@ func jsEnum(c *cursor) decl {
 // …, name = function (…) {…}, name: Type = …, or, at top level, an
 // object literal.
 func jsBinding(c *cursor, top bool) decl {
-	name := c.ident()
-	if name == "" {
+	name := c.identBytes()
+	if len(name) == 0 {
 		return decl{} // destructuring
 	}
 	c.space()
@@ -154,30 +152,31 @@ func jsBinding(c *cursor, top bool) decl {
 }
 
 // jsValue reads = (or : in an object) and what follows, if it is a
-// function, or an object literal where one counts.
-func jsValue(c *cursor, assign byte, kind, name string, object bool) decl {
+// function, or an object literal where one counts. The name is only made
+// a string then: most lines declare nothing.
+func jsValue(c *cursor, assign byte, kind string, name []byte, object bool) decl {
 	if c.peek() != assign || c.peekAt(1) == '=' || c.peekAt(1) == '>' || c.peekAt(1) == ':' {
 		return decl{}
 	}
 	c.i++
 	c.space()
 	if object && c.peek() == '{' {
-		return jsObject(name)
+		return jsObject(validName(name))
 	}
 	c.word("async")
 	switch {
 	case c.word("function"):
-		return decl{kind: kind, name: name, block: body}
+		return decl{kind: kind, name: validName(name), block: body}
 	case c.word("class"):
-		return decl{kind: "class", name: name, block: members}
+		return decl{kind: "class", name: validName(name), block: members}
 	case c.peek() == '(' || c.peek() == '<':
 		// (a, b) => …, or just (a + b): only a => will tell, maybe lines
 		// further down when the parameters spread over several.
-		return decl{kind: kind, name: name, block: body, wait: arrow}
+		return decl{kind: kind, name: validName(name), block: body, wait: arrow}
 	case len(c.identBytes()) > 0:
 		c.space()
 		if c.at("=>") {
-			return decl{kind: kind, name: name, block: body}
+			return decl{kind: kind, name: validName(name), block: body}
 		}
 	}
 	return decl{}
@@ -216,24 +215,28 @@ func jsMember(c *cursor, p *block) decl {
 		c.i++
 		c.space()
 	}
-	var name string
+	start := c.i
 	switch q := c.peek(); {
 	case q == '#':
 		c.i++
-		name = "#" + c.ident()
+		c.identBytes()
 	case q == '[':
-		start := c.i
 		if !c.skip('[', ']') {
 			return decl{}
 		}
-		name = validName(c.b[start:c.i])
 	case q == '"' || q == '\'':
-		name, _ = c.quoted()
+		if _, ok := c.quoted(); !ok {
+			return decl{}
+		}
 	default:
-		name = c.ident()
+		c.identBytes()
 	}
-	if name == "" || name == "#" {
+	name := c.b[start:c.i]
+	if len(name) == 0 || string(name) == "#" {
 		return decl{}
+	}
+	if name[0] == '"' || name[0] == '\'' {
+		name = name[1 : len(name)-1]
 	}
 	if c.peek() == '?' || c.peek() == '!' {
 		c.i++
@@ -244,7 +247,7 @@ func jsMember(c *cursor, p *block) decl {
 	c.space()
 	switch {
 	case c.peek() == '(':
-		return decl{kind: "method", name: name, block: body}
+		return decl{kind: "method", name: validName(name), block: body}
 	case p.kind == "class":
 		return jsValue(c, '=', "method", name, false)
 	case p.kind == "object":
@@ -256,19 +259,17 @@ func jsMember(c *cursor, p *block) decl {
 // jsModifier consumes a modifier, if what follows it is what it modifies:
 // in get() or static(), the word is a method's name.
 func jsModifier(c *cursor) bool {
-	for _, m := range jsMemberMods {
-		if !c.at(m) || (c.peekAt(len(m)) != ' ' && c.peekAt(len(m)) != '\t') {
-			continue
+	save := c.i
+	switch string(c.identBytes()) {
+	case "public", "private", "protected", "static", "readonly", "abstract", "override", "declare", "async", "get", "set", "accessor":
+		if p := c.peek(); p == ' ' || p == '\t' {
+			c.space()
+			if q := c.peek(); isIdent(q) || strings.IndexByte("#[*'\"", q) >= 0 {
+				return true
+			}
 		}
-		save := c.i
-		c.i += len(m)
-		c.space()
-		if q := c.peek(); isIdent(q) || strings.IndexByte("#[*'\"", q) >= 0 {
-			return true
-		}
-		c.i = save
-		return false
 	}
+	c.i = save
 	return false
 }
 
@@ -303,7 +304,7 @@ func jsAssignment(c *cursor) decl {
 	if strings.Contains(name, ".prototype.") {
 		kind = "method"
 	}
-	return jsValue(c, '=', kind, name, true)
+	return jsValue(c, '=', kind, []byte(name), true)
 }
 
 // skipDecorators skips @decorator and @decorator(…).

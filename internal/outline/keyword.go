@@ -102,8 +102,10 @@ func kotlinFunName(c *cursor) string {
 		case b == '.' && depth == 0:
 			name = ""
 		case isIdent(b) && depth == 0:
-			name = c.ident()
-			continue
+			if id := c.ident(); id != "" { // not at a digit: ident reads nothing there
+				name = id
+				continue
+			}
 		}
 		c.i++
 	}

@@ -181,7 +181,7 @@ func (s *scanner) openString(close string, esc, multi bool) {
 // returns where a line comment starts on it (len(b) if none).
 func (s *scanner) lex(b []byte) int {
 	tbl, syn := s.tbl, s.syn
-	i := 0
+	i, fails := 0, 0 // fails: slashes that looked like regular expressions and were not
 scan:
 	for i < len(b) {
 		switch s.mode {
@@ -191,6 +191,12 @@ scan:
 		case inString:
 			i = s.lexString(b, i)
 			continue
+		}
+		// Most bytes mean nothing to the lexer: skip them four at a time.
+		for ; i+4 <= len(b); i += 4 {
+			if w := b[i : i+4 : i+4]; tbl[w[0]]|tbl[w[1]]|tbl[w[2]]|tbl[w[3]] != cPlain {
+				break
+			}
 		}
 		for i < len(b) && tbl[b[i]] == cPlain {
 			i++
@@ -212,11 +218,12 @@ scan:
 					continue
 				}
 			}
-			if syn.extra&regex != 0 && regexAllowed(b, i) {
+			if syn.extra&regex != 0 && fails < maxRegexFails && regexAllowed(b, i) {
 				if end := regexEnd(b, i); end > 0 {
 					i = end
 					continue
 				}
+				fails++
 			}
 		case cHash:
 			switch {
@@ -339,37 +346,43 @@ func (s *scanner) lexBlock(b []byte, i int) int {
 }
 
 func (s *scanner) lexString(b []byte, i int) int {
-	close, esc := s.close, s.esc
-	c0 := close[0]
-	if !esc && len(close) == 1 { // `raw`, 'shell': no escapes to watch for
-		if j := bytes.IndexByte(b[i:], c0); j >= 0 {
-			s.mode = inCode
-			return i + j + 1
-		}
-		return len(b)
-	}
+	close, c0 := s.close, s.close[0]
 	for i < len(b) {
-		c := b[i]
-		switch {
-		case c != c0 && c != '\\':
-			i++
-		case c == '\\':
-			if esc && i+1 == len(b) {
+		j := bytes.IndexByte(b[i:], c0)
+		if j < 0 {
+			if s.esc && endsEscaped(b[i:]) {
 				s.escEOL = true // "…\ and the string goes on on the next line
 			}
-			i += 1 + btoi(esc)
-		case hasPrefix(b[i:], close):
-			if s.dbl && i+1 < len(b) && b[i+1] == c0 {
+			return len(b)
+		}
+		if s.esc {
+			if k := bytes.IndexByte(b[i:i+j], '\\'); k >= 0 {
+				i += k + 2 // past the escaped byte, which may be the quote
+				continue
+			}
+		}
+		i += j
+		if hasPrefix(b[i:], close) {
+			if s.dbl && i+1 < len(b) && b[i+1] == c0 { // "" in @"…"
 				i += 2
 				continue
 			}
 			s.mode = inCode
 			return i + len(close)
-		default:
-			i++
 		}
+		i++
 	}
 	return len(b)
+}
+
+// endsEscaped reports whether b ends with a backslash that escapes the
+// line break: an odd number of them.
+func endsEscaped(b []byte) bool {
+	n := 0
+	for n < len(b) && b[len(b)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
 }
 
 // quote opens the string starting at b[i], a quote, and returns where its
@@ -377,14 +390,16 @@ func (s *scanner) lexString(b []byte, i int) int {
 func (s *scanner) quote(b []byte, i int) int {
 	syn, q := s.syn, b[i]
 	if syn.triple && i+2 < len(b) && b[i+1] == q && b[i+2] == q {
-		n := 3
+		close := tripleStrings[q]
 		if syn.extra&verbatim != 0 { // C#'s raw strings: """, """", …
+			n := 3
 			for i+n < len(b) && b[i+n] == q {
 				n++
 			}
+			close = string(b[i : i+n])
 		}
-		s.openString(string(b[i:i+n]), syn.extra&verbatim == 0, true)
-		return i + n
+		s.openString(close, syn.extra&verbatim == 0, true)
+		return i + len(close)
 	}
 	esc := strings.IndexByte(syn.raw, q) < 0
 	multi := strings.IndexByte(syn.multi, q) >= 0
@@ -415,8 +430,11 @@ func (s *scanner) quote(b []byte, i int) int {
 	return i + 1
 }
 
-// quoteStrings are the one-byte closing quotes, to avoid allocating them.
-var quoteStrings = [256]string{'"': `"`, '\'': `'`, '`': "`"}
+// quoteStrings and tripleStrings are closing quotes, not to allocate them.
+var (
+	quoteStrings  = [256]string{'"': `"`, '\'': `'`, '`': "`"}
+	tripleStrings = [256]string{'"': `"""`, '\'': `'''`, '`': "```"}
+)
 
 // charLiteral reports whether the ' at b[i] opens a character literal
 // ('a', '\n', 'é') rather than a lifetime or a symbol ('a, 'static).
@@ -436,7 +454,7 @@ func charLiteral(b []byte, i int) bool {
 // r#" in Rust (withR), #" in Swift. It returns the closing delimiter.
 func rawString(b []byte, i int, withR bool) (string, bool) {
 	j := i
-	for j > 0 && b[j-1] == '#' {
+	for j > 0 && b[j-1] == '#' && i-j < maxHashes {
 		j--
 	}
 	hashes := i - j
@@ -457,21 +475,42 @@ func rawString(b []byte, i int, withR bool) (string, bool) {
 	return `"` + strings.Repeat("#", hashes), true
 }
 
+// Bounds on what the lexer looks at around a byte, so that no line costs
+// more than linear time, whatever it holds.
+const (
+	maxRegex      = 256 // a regular expression's length
+	maxRegexFails = 4   // slashes per line tried as regular expressions in vain
+	maxHashes     = 32  // the #s of a raw string's delimiter
+)
+
 // regexAllowed reports whether a / at b[i] can start a regular expression
-// rather than divide: after an operator or a bracket, or at the line's start.
+// rather than divide: after an operator, a bracket or a keyword like
+// return, or at the line's start.
 func regexAllowed(b []byte, i int) bool {
 	j := i - 1
 	for j >= 0 && (b[j] == ' ' || b[j] == '\t') {
 		j--
 	}
-	return j < 0 || strings.IndexByte("(,=:[!&|?{};", b[j]) >= 0
+	if j < 0 || strings.IndexByte("(,=:[!&|?{};+-*%<>~^", b[j]) >= 0 {
+		return true
+	}
+	k := j
+	for k >= 0 && isIdent(b[k]) {
+		k--
+	}
+	switch string(b[k+1 : j+1]) {
+	case "return", "typeof", "case", "in", "of", "delete", "void", "throw", "yield", "await", "else", "do", "instanceof":
+		return true
+	}
+	return false
 }
 
 // regexEnd returns the index after the regular expression starting at b[i],
-// or -1 if it does not end on the line.
+// or -1 if it does not end on the line within maxRegex bytes: a / that
+// starts no regular expression must not cost a scan of the whole line.
 func regexEnd(b []byte, i int) int {
 	inClass := false
-	for j := i + 1; j < len(b); j++ {
+	for j := i + 1; j < min(len(b), i+maxRegex); j++ {
 		switch b[j] {
 		case '\\':
 			j++

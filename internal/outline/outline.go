@@ -60,8 +60,8 @@ const MaxText = 160
 // file still shows its shape to the end rather than its first methods only.
 //
 // Binary content, and files in a language it does not outline (JSON, CSV,
-// plain text…), give none. Multi-clause definitions (Elixir's, Ruby's
-// reopened classes) give one Symbol per clause.
+// plain text…), give none. A function defined in several clauses, as in
+// Elixir, gives one Symbol per clause: each is a place worth reading.
 func Outline(path string, content []byte, limit int) []Symbol {
 	lang := rulesFor(Language(path, content))
 	if lang == nil || isBinary(content) {

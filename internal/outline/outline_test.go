@@ -249,6 +249,9 @@ func TestHostileInput(t *testing.T) {
 		"headings.md": strings.Repeat("#", 100000) + "\n" + strings.Repeat("=", 100) + "\n",
 		"tpl.cpp":     "template <" + strings.Repeat("<", 5000) + "\nint f() {}\n",
 		"x.sql":       "CREATE TABLE $$ " + huge[:1000] + "\nCREATE TABLE t (x int);\n",
+		"slashes.js":  strings.Repeat("(/[", 5000) + "\n" + strings.Repeat(strings.Repeat("(/[", 5000)+"\n", 300),
+		"hashes.rs":   strings.Repeat(strings.Repeat("#", 5000)+`"`, 3) + "\n",
+		"ifs.c":       strings.Repeat("{", 300) + "\n" + strings.Repeat("#if A\n#else\n#endif\n", 20000),
 	}
 	for path, content := range inputs {
 		syms := Outline(path, []byte(content), 0)

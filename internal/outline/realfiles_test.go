@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -149,7 +150,7 @@ func TestKnownGoFiles(t *testing.T) {
 // sessions of shared/data (an Elixir/Phoenix project): Read results carry
 // the file in toolUseResult.file.content. A file read several times (in
 // several worktrees of the project) appears once per path.
-func sessionFiles(t *testing.T, exts ...string) map[string]string {
+func sessionFiles(t testing.TB, exts ...string) map[string]string {
 	t.Helper()
 	paths, _ := filepath.Glob("../../../shared/data/cc-sessions-spotter/*.jsonl")
 	if len(paths) == 0 {
@@ -264,4 +265,18 @@ func TestSessionFiles(t *testing.T) {
 			t.Errorf("%s: no version with %q among\n%s", path, want, strings.Join(outlines, "\n---\n"))
 		}
 	}
+}
+
+// BenchmarkElixirSessions outlines 256 KB of the Elixir the agent read in
+// the real sessions, the code ctxkeep is measured on.
+func BenchmarkElixirSessions(b *testing.B) {
+	files := sessionFiles(b, ".ex", ".exs")
+	paths := slices.Sorted(maps.Keys(files))
+	var src []byte
+	for len(src) < benchSize {
+		for _, p := range paths {
+			src = append(src, files[p]...)
+		}
+	}
+	benchmarkOutline(b, "all.ex", src[:benchSize])
 }

@@ -60,8 +60,9 @@ func rustDecl(s *scanner, l *line) decl {
 			return rustNamed(&c, "struct", body)
 		case "enum":
 			return rustNamed(&c, "enum", body)
-		case "union":
-			if d := rustNamed(&c, "union", body); c.peek() == '{' || c.peek() == '<' || c.done() {
+		case "union": // a contextual keyword: union(a, b) is a call
+			d := rustNamed(&c, "union", body)
+			if c.space(); c.peek() == '{' || c.peek() == '<' || c.done() {
 				return d
 			}
 		case "trait":
@@ -111,42 +112,4 @@ func implName(c *cursor) string {
 		}
 	}
 	return squash(c.b[start:])
-}
-
-// skipAngles skips a <…> group, where -> and => do not close it.
-func skipAngles(c *cursor) bool {
-	depth := 0
-	for ; c.i < len(c.b); c.i++ {
-		switch c.b[c.i] {
-		case '<':
-			depth++
-		case '>':
-			if c.i > 0 && (c.b[c.i-1] == '-' || c.b[c.i-1] == '=') {
-				continue
-			}
-			if depth--; depth == 0 {
-				c.i++
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// squash returns b trimmed, its runs of blanks made one space.
-func squash(b []byte) string {
-	out := make([]byte, 0, len(b))
-	space := false
-	for _, c := range b {
-		if c == ' ' || c == '\t' {
-			space = len(out) > 0
-			continue
-		}
-		if space {
-			out = append(out, ' ')
-			space = false
-		}
-		out = append(out, c)
-	}
-	return validName(out)
 }

@@ -2,10 +2,28 @@ package outline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"iter"
-	"slices"
 	"sync"
 )
+
+// How a file is read: line by line, in one pass. For each line,
+//
+//   - a preprocessor directive is handled apart (directives.go);
+//   - if the line starts in code, the language's recogniser reads its first
+//     words, knowing what block the line is in (blocks.go), and may declare
+//     something: a Symbol, or in braced languages a block about to open;
+//   - the lexer (lex.go) follows the line through comments, strings and
+//     brackets, which tells what the next line starts in, opens and closes
+//     blocks, and confirms or drops the declarations that wait for a { or
+//     a =>;
+//   - the line's code is added to the text of a declaration being read, if
+//     its signature spreads over several lines.
+//
+// Recognisers are one function per language or family: golang.go, js.go,
+// rust.go, clike.go (C, C++, Java, C#, Dart, Groovy), keyword.go (Kotlin,
+// Swift, PHP), indented.go (Python, Ruby, Elixir, Lua, shell, Scala,
+// SQL). text.go and generic.go read their formats without the lexer.
 
 // Limits that keep the work linear and the memory small on any input.
 const (
@@ -31,23 +49,21 @@ const (
 	indented
 )
 
-// directives says which lines are preprocessor directives, read apart
-// from the code: C's conditionals must not unbalance the braces.
-type directives uint8
-
-const (
-	noDirectives directives = iota
-	cDirectives             // every line starting with # (C, C++, C#, Objective-C)
-	ifDirectives            // #if, #elseif, #else, #endif only (Swift)
-)
-
 // language is how to outline one language.
 type language struct {
 	syn        *syntax
 	layout     layout
 	directives directives
+	// flat: nothing is declared inside a function's body (Go, the C
+	// family), so the lines there, most lines, are only lexed.
+	flat bool
 	// decl recognises a declaration at the start of a line of code.
 	decl func(s *scanner, l *line) decl
+	// top, when set, reports whether a line of code that starts at the
+	// left margin can only be at top level (Go's func, JavaScript's
+	// export): if blocks are open there, a brace was misread, and the
+	// scanner starts afresh rather than lose the rest of the file.
+	top func(b []byte) bool
 	// scan, when set, does everything instead, for formats that are read
 	// line by line without a lexer (Markdown, Makefile…).
 	scan func(src []byte) []Symbol
@@ -64,55 +80,13 @@ type decl struct {
 	wait   wait   // what confirms the declaration
 	inner  bool   // its block opens inside a parenthesis: describe("x", () => {
 	ifAny  bool   // it only counts if its block declares something (an object literal's methods)
+	skip   int    // braces before its block's: interface Repo<T extends { id: string }> {
 	prefix []byte // text to show before the line's: a return type on the line above
 }
 
 // found reports whether d declares something, or opens a block that
 // matters (extern "C" {).
 func (d decl) found() bool { return d.kind != "" || d.block != plain }
-
-// role is what a block belongs to, which decides what its lines may
-// declare.
-type role uint8
-
-const (
-	plain   role = iota // if, for, an object literal, a lambda: declares nothing itself
-	file                // the top level; never on the stack
-	body                // a function's body, a struct's or an enum's
-	members             // a class, interface, impl, namespace… whose lines declare members
-)
-
-// wait is what a declaration in a braced language needs to see before it
-// counts.
-type wait uint8
-
-const (
-	now   wait = iota // nothing: it counts at once
-	brace             // its { before a ; (C definitions, not prototypes or calls)
-	arrow             // a => before a { or ; (const f = (a) => …, not const o = {…})
-)
-
-// block is an open block in a braced language, or a declaration's level
-// in an indented one.
-type block struct {
-	role       role
-	kind, name string // of the declaration it belongs to
-	counted    bool   // it belongs to a declaration: what it holds is one level deeper
-	parens     int    // parentheses open when it opened
-	indent     int    // indented: the declaration's indentation
-	ifAny      bool   // the declaration is dropped if the block declares nothing
-	sym        int    // the declaration's index in syms
-}
-
-// pending is the block a braced declaration is about to open: the next {
-// at its parenthesis depth and stack height is its own.
-type pending struct {
-	open           bool
-	blk            block
-	wait           wait
-	parens, height int
-	line           int
-}
 
 // line is one line of code as the recognisers see it.
 type line struct {
@@ -121,8 +95,16 @@ type line struct {
 	indent int    // width of its leading blanks, a tab counting to the next multiple of 8
 }
 
+const eightBlanks = 0x2020202020202020
+
+// newLine measures the indentation of b, eight blanks at a time where it
+// can: Python's and Elixir's lines are deeply indented.
 func newLine(b []byte) line {
 	l := line{b: b[:min(len(b), maxHead)]}
+	for l.head+8 <= len(l.b) && binary.LittleEndian.Uint64(l.b[l.head:]) == eightBlanks {
+		l.head += 8
+		l.indent += 8
+	}
 	for ; l.head < len(l.b); l.head++ {
 		switch l.b[l.head] {
 		case ' ':
@@ -151,13 +133,13 @@ type scanner struct {
 	lexer
 
 	// Structure.
-	parens   int     // open parentheses (indented: and brackets and braces)
+	parens   int     // open parentheses (indented: brackets of any kind, except braces that are blocks)
 	stack    []block // braced: open blocks; indented: declarations' levels
 	overflow int     // braced: blocks opened beyond maxStack
 	counted  int     // braced: blocks on the stack that belong to a declaration
 	pend     pending
-	held     bool   // heldSym waits for the verdict of its wait
-	heldSym  Symbol //
+	held     bool // heldSym waits for the verdict of its wait
+	heldSym  Symbol
 	verdict  int8   // set while lexing a line: +1 confirms heldSym, -1 drops it
 	bodyAt   int    // where on the line the pending declaration's block opened, or -1
 	prev     [2]int // offsets in src of the code of the previous line of code, for K&R C return types
@@ -180,13 +162,6 @@ type scanner struct {
 	goTypes bool // Go: inside a type ( … ) group
 
 	syms []Symbol
-}
-
-// cond is an open #if.
-type cond struct {
-	dead   bool    // #if 0: its first branch is skipped
-	stack  []block // the blocks open at #if, restored at #else
-	parens int
 }
 
 // outline returns the declarations of src.
@@ -252,7 +227,7 @@ func (s *scanner) scanLine(b []byte) {
 			return
 		}
 		s.mode = inCode
-		s.lexLine(b[end:], 0)
+		s.lexLine(b[end:], -1) // what follows the terminator: EOT; in PHP
 		return
 	}
 	if s.lang.directives != noDirectives && s.mode == inCode && s.directive(b) {
@@ -265,9 +240,17 @@ func (s *scanner) scanLine(b []byte) {
 		s.pend.open = false
 		s.dropHeld()
 	}
+	if len(b) > 0 && b[0] > ' ' && s.lang.top != nil && s.mode == inCode && (s.height() > 0 || s.parens > 0) && s.lang.top(b) {
+		s.restore(nil, 0)
+	}
+	if s.mode != inCode || s.lang.flat && s.parent().role < members {
+		// In a comment, a string or a function's body: nothing to recognise.
+		s.lexLine(b, -1)
+		return
+	}
 	s.line = newLine(b) // in the scanner: a local would escape to the heap through decl
 	l := &s.line
-	if s.mode == inCode && l.head < len(l.b) {
+	if l.head < len(l.b) {
 		if s.syn.extra&beginEnd != 0 && bytes.HasPrefix(b, []byte("=begin")) {
 			s.mode, s.here, s.hereIndent = inHeredoc, "=end", false
 			return
@@ -306,7 +289,8 @@ func (s *scanner) recognise(l *line) {
 // lexLine lexes b, then collects its text for a declaration being joined
 // and settles a declaration waiting for confirmation.
 func (s *scanner) lexLine(b []byte, head int) {
-	startsInCode := s.mode == inCode
+	startsInCode := s.mode == inCode && head >= 0
+	head = max(head, 0)
 	end := len(b)
 	s.bodyAt = -1
 	if len(b) <= maxLex {
@@ -315,13 +299,13 @@ func (s *scanner) lexLine(b []byte, head int) {
 	if s.bodyAt >= 0 && s.join.on {
 		end = min(end, s.bodyAt) // func f() { return 1 }: the signature
 	}
-	for head < end && (b[head] == ' ' || b[head] == '\t') {
-		head++
-	}
 	for end > head && (b[end-1] == ' ' || b[end-1] == '\t') {
 		end--
 	}
 	if s.join.on {
+		for head < end && (b[head] == ' ' || b[head] == '\t') {
+			head++
+		}
 		code := b[head:min(end, head+maxHead)]
 		if buf := s.join.buf; len(buf) > 0 && len(code) > 0 && !opens(buf[len(buf)-1]) && !closes(code[0]) {
 			s.join.buf = append(s.join.buf, ' ') // f(a, b), not f( a, b )
@@ -345,8 +329,11 @@ func (s *scanner) lexLine(b []byte, head int) {
 		s.dropHeld()
 	}
 	s.verdict = 0
-	if startsInCode && end > head {
+	switch {
+	case startsInCode && end > head:
 		s.prev = [2]int{s.off + head, s.off + end}
+	case !startsInCode:
+		s.prev = [2]int{} // not a return type for the next line
 	}
 }
 
@@ -377,6 +364,7 @@ func (s *scanner) declare(d decl, l *line) {
 				parens: s.parens,
 				height: s.height(),
 				line:   s.num,
+				skip:   d.skip,
 			}
 			if d.inner {
 				s.pend.parens++
@@ -422,186 +410,4 @@ func (s *scanner) dropHeld() {
 	if s.join.on && s.join.target < 0 {
 		s.join.on = false
 	}
-}
-
-// parent is the block a line is directly in: a block on the stack, or the
-// file. It must not be modified.
-func (s *scanner) parent() *block {
-	switch {
-	case s.overflow > 0:
-		return &plainBlock
-	case len(s.stack) > 0:
-		return &s.stack[len(s.stack)-1]
-	}
-	return &fileBlock
-}
-
-var plainBlock, fileBlock = block{}, block{role: file}
-
-// height is the number of open blocks.
-func (s *scanner) height() int { return len(s.stack) + s.overflow }
-
-// openParens is the number of parentheses open since the innermost block
-// opened: 0 for a line directly in the block.
-func (s *scanner) openParens() int {
-	if s.lang.layout == braced && len(s.stack) > 0 && s.overflow == 0 {
-		return s.parens - s.stack[len(s.stack)-1].parens
-	}
-	return s.parens
-}
-
-// The lexer's events in a braced language.
-
-// openBrace opens a block; it reports whether the block is the pending
-// declaration's.
-func (s *scanner) openBrace() bool {
-	blk, own := block{}, false
-	if p := &s.pend; p.open && s.parens == p.parens && s.height() == p.height {
-		p.open = false
-		if p.wait == arrow {
-			s.verdict = -1 // const o = { … }: an object, not a function
-		} else {
-			blk, own = p.blk, true
-			if p.wait == brace {
-				s.verdict = +1
-			}
-		}
-	}
-	blk.parens = s.parens
-	if s.overflow > 0 || len(s.stack) >= maxStack {
-		s.overflow++
-		return own
-	}
-	s.stack = append(s.stack, blk)
-	if blk.counted {
-		s.counted++
-	}
-	return own
-}
-
-func (s *scanner) closeBrace() {
-	switch {
-	case s.overflow > 0:
-		s.overflow--
-	case len(s.stack) > 0:
-		top := s.stack[len(s.stack)-1]
-		s.stack = s.stack[:len(s.stack)-1]
-		if top.counted {
-			s.counted--
-		}
-		s.parens = top.parens // resynchronise after anything misread inside
-		if top.ifAny && top.sym == len(s.syms)-1 {
-			s.syms = s.syms[:top.sym] // an object literal without methods
-			if s.join.on && s.join.target == top.sym {
-				s.join.on = false
-			}
-		}
-	default:
-		return // a } with nothing open
-	}
-	if s.pend.open && s.height() < s.pend.height {
-		s.settle()
-	}
-}
-
-func (s *scanner) closeParen() {
-	if s.parens > 0 {
-		s.parens--
-	}
-	if s.pend.open && s.parens < s.pend.parens {
-		s.settle()
-	}
-}
-
-func (s *scanner) semicolon() {
-	if p := &s.pend; p.open && s.parens == p.parens && s.height() == p.height {
-		s.settle()
-	}
-}
-
-func (s *scanner) arrowSeen() {
-	if p := &s.pend; p.open && p.wait == arrow && s.parens == p.parens && s.height() == p.height {
-		p.wait = now
-		s.verdict = +1
-	}
-}
-
-// settle closes the pending block before it opened: a declaration still
-// waiting is not one.
-func (s *scanner) settle() {
-	s.pend.open = false
-	if s.pend.wait != now {
-		s.verdict = -1
-	}
-}
-
-// directive reads a preprocessor line; it reports whether b is one, or
-// the continuation of one.
-func (s *scanner) directive(b []byte) bool {
-	if s.cont {
-		s.cont = bytes.HasSuffix(b, []byte(`\`))
-		return true
-	}
-	c := cursor{b: b[:min(len(b), maxHead)]}
-	c.space()
-	if !c.at("#") {
-		return false
-	}
-	c.i++
-	c.space()
-	switch word := c.ident(); word {
-	case "if", "ifdef", "ifndef":
-		if s.condsOut > 0 || len(s.conds) >= maxLevels {
-			s.condsOut++
-			break
-		}
-		c.space()
-		dead := word == "if" && c.at("0") && !isIdent(c.peekAt(1))
-		if dead {
-			s.dead++
-		}
-		s.conds = append(s.conds, cond{dead: dead, stack: slices.Clone(s.stack), parens: s.parens})
-	case "elif", "elifdef", "elifndef", "else", "elseif":
-		if s.condsOut > 0 || len(s.conds) == 0 {
-			break
-		}
-		// Each branch starts where the first did: branches that open a
-		// function's brace each (#ifdef A / int f(a) { / #else / int
-		// f(a, b) { / #endif) leave one open, not two.
-		c := &s.conds[len(s.conds)-1]
-		if c.dead {
-			c.dead = false
-			s.dead--
-		}
-		s.restore(c.stack, c.parens)
-	case "endif":
-		switch {
-		case s.condsOut > 0:
-			s.condsOut--
-		case len(s.conds) > 0:
-			if s.conds[len(s.conds)-1].dead {
-				s.dead--
-			}
-			s.conds = s.conds[:len(s.conds)-1]
-		}
-	default:
-		if s.lang.directives == ifDirectives {
-			return false // Swift: #Preview { … }, #selector(…) are code
-		}
-	}
-	s.cont = bytes.HasSuffix(b, []byte(`\`))
-	return true
-}
-
-// restore puts the block stack back as it was.
-func (s *scanner) restore(stack []block, parens int) {
-	s.stack = append(s.stack[:0], stack...)
-	s.overflow, s.parens, s.counted = 0, parens, 0
-	for _, b := range s.stack {
-		if b.counted {
-			s.counted++
-		}
-	}
-	s.pend.open = false
-	s.dropHeld()
 }
