@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
@@ -14,9 +15,9 @@ import (
 // Meta is what one turn did, kept with its chunk; the session's working
 // state is the fold of its turns' Meta (State).
 type Meta struct {
-	Tools         []string    `json:"tools,omitempty"` // distinct, in order of first use
-	FilesRead     []string    `json:"files_read,omitempty"`
-	FilesModified []string    `json:"files_modified,omitempty"`
+	Tools         []string    `json:"tools,omitempty"`          // distinct, in order of first use
+	FilesRead     []string    `json:"files_read,omitempty"`     // distinct, in order of last use
+	FilesModified []string    `json:"files_modified,omitempty"` // distinct, in order of last use
 	Commands      []Command   `json:"commands,omitempty"`
 	Errors        []string    `json:"errors,omitempty"` // lines that signal a failure, shortened
 	Decisions     []string    `json:"decisions,omitempty"`
@@ -78,15 +79,15 @@ func (m *Meta) addCall(call transcript.ToolCall) {
 	in := claudecode.ParseInput(call.Input)
 	switch call.Name {
 	case "Read":
-		m.FilesRead = appendNew(m.FilesRead, in.FilePath)
+		m.FilesRead = moveLast(m.FilesRead, in.FilePath)
 	case "Write", "Edit", "MultiEdit":
-		m.FilesModified = appendNew(m.FilesModified, in.FilePath)
+		m.FilesModified = moveLast(m.FilesModified, in.FilePath)
 	case "NotebookEdit":
 		var nb struct {
 			Path string `json:"notebook_path"`
 		}
 		json.Unmarshal(call.Input, &nb)
-		m.FilesModified = appendNew(m.FilesModified, nb.Path)
+		m.FilesModified = moveLast(m.FilesModified, nb.Path)
 	case "Bash":
 		m.addCommand(in.Command, call.Result)
 	case "TaskCreate", "TaskUpdate", "TodoWrite":
@@ -190,6 +191,14 @@ func taskEvent(call transcript.ToolCall) (TaskEvent, bool) {
 		return TaskEvent{Op: "todos", Todos: in.Todos}, true
 	}
 	return TaskEvent{}, false
+}
+
+// moveLast appends s to list, or moves it to the end if it is there.
+func moveLast(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
+	return append(slices.DeleteFunc(list, func(x string) bool { return x == s }), s)
 }
 
 func appendNew(list []string, s string) []string {

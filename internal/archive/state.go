@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,9 +29,12 @@ type Task struct {
 // File is a file the session modified.
 type File struct {
 	Path  string `json:"path"`
-	Edits int    `json:"edits"`
+	Edits int    `json:"edits"` // turns that modified it
 	Turn  int    `json:"last_turn"`
 	Key   string `json:"chunk"`
+	// Seq orders the files by when they were last touched, also within a
+	// turn (one prompt can drive hours of work).
+	Seq int `json:"-"`
 }
 
 // Run is a command the session ran, with how it last went.
@@ -43,6 +47,7 @@ type Run struct {
 	Key      string   `json:"chunk"`
 	Check    bool     `json:"check"` // a test, build or lint run
 	Failures int      `json:"failed_runs"`
+	Seq      int      `json:"-"` // orders runs by when they last ran
 }
 
 // State is the working state of a session, folded from its turns.
@@ -50,8 +55,9 @@ type State struct {
 	Session      string `json:"session_id"`
 	Turns        int    `json:"turns"`
 	Tasks        []Task `json:"tasks,omitempty"`
-	Todos        []Task `json:"todos,omitempty"` // the latest TodoWrite list
-	Files        []File `json:"files,omitempty"`
+	Todos        []Task `json:"todos,omitempty"`      // the latest TodoWrite list
+	Files        []File `json:"files,omitempty"`      // modified
+	Read         []File `json:"files_read,omitempty"` // read and never modified
 	Commands     []Run  `json:"commands,omitempty"`
 	Decisions    []Item `json:"decisions,omitempty"`
 	Corrections  []Item `json:"corrections,omitempty"`
@@ -96,7 +102,7 @@ func (s State) Done() []Task {
 // order. isCheck tells test, build and lint commands (config
 // wrapper.commands) from the rest.
 func Fold(session string, chunks []Chunk, isCheck func(string) bool) State {
-	f := folder{State: State{Session: session}, tasks: map[string]int{}, files: map[string]int{}, runs: map[string]int{}}
+	f := folder{State: State{Session: session}, tasks: map[string]int{}, files: map[string]int{}, read: map[string]int{}, runs: map[string]int{}}
 	sort.SliceStable(chunks, func(i, j int) bool { return chunks[i].Turn < chunks[j].Turn })
 	for _, c := range chunks {
 		if c.Kind != KindTurn {
@@ -105,14 +111,17 @@ func Fold(session string, chunks []Chunk, isCheck func(string) bool) State {
 		f.turn(c, isCheck)
 	}
 	f.unresolvedErrors()
+	f.Read = slices.DeleteFunc(f.Read, func(r File) bool { _, modified := f.files[r.Path]; return modified })
 	return f.State
 }
 
 type folder struct {
 	State
 	tasks map[string]int // task id → index in Tasks
-	files map[string]int
+	files map[string]int // path → index in Files
+	read  map[string]int // path → index in Read
 	runs  map[string]int
+	seq   int
 }
 
 func (f *folder) turn(c Chunk, isCheck func(string) bool) {
@@ -131,8 +140,12 @@ func (f *folder) turn(c Chunk, isCheck func(string) bool) {
 	for _, e := range m.Tasks {
 		f.task(e, c)
 	}
+	for _, p := range m.FilesRead {
+		f.Read = touch(f.Read, f.read, p, c, &f.seq)
+	}
 	for _, p := range m.FilesModified {
-		f.file(p, c)
+		f.Files = touch(f.Files, f.files, p, c, &f.seq)
+		f.Files[f.files[p]].Edits++
 	}
 	for _, cmd := range m.Commands {
 		f.run(cmd, c, isCheck != nil && isCheck(cmd.Run))
@@ -170,15 +183,17 @@ func (f *folder) task(e TaskEvent, c Chunk) {
 	}
 }
 
-func (f *folder) file(path string, c Chunk) {
-	i, ok := f.files[path]
+// touch records that chunk c touched a file of list (indexed by at).
+func touch(list []File, at map[string]int, path string, c Chunk, seq *int) []File {
+	i, ok := at[path]
 	if !ok {
-		i = len(f.Files)
-		f.files[path] = i
-		f.Files = append(f.Files, File{Path: path})
+		i = len(list)
+		at[path] = i
+		list = append(list, File{Path: path})
 	}
-	f.Files[i].Edits++
-	f.Files[i].Turn, f.Files[i].Key = c.Turn, c.Key
+	*seq++
+	list[i].Turn, list[i].Key, list[i].Seq = c.Turn, c.Key, *seq
+	return list
 }
 
 // run records a command; the same command run again (whitespace aside)
@@ -193,7 +208,8 @@ func (f *folder) run(cmd Command, c Chunk, check bool) {
 	}
 	r := &f.Commands[i]
 	r.Runs++
-	r.Exit, r.Errors, r.Turn, r.Key = cmd.Exit, cmd.Errors, c.Turn, c.Key
+	f.seq++
+	r.Exit, r.Errors, r.Turn, r.Key, r.Seq = cmd.Exit, cmd.Errors, c.Turn, c.Key, f.seq
 	if cmd.Failed() {
 		r.Failures++
 	}

@@ -2,6 +2,7 @@ package keep
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep/internal/archive"
@@ -16,6 +17,7 @@ type PreservationInput struct {
 	GitDiffStat  string
 	Instructions string // the user's own compaction instructions
 	Trigger      string // manual or auto
+	Project      string // paths under it are shown relative to it
 	Budget       int    // the client cuts PreCompact output at 10,000 characters
 }
 
@@ -26,7 +28,8 @@ type PreservationInput struct {
 func PreservationBlock(in PreservationInput) string {
 	s := in.State
 	head := fmt.Sprintf("ctxkeep preservation notes (%s compaction; ctxkeep archived all %d turns of this session, "+
-		"so exact details stay retrievable with `ctxkeep recall KEY` and `ctxkeep search`). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns)
+		"so exact details stay retrievable with `ctxkeep recall KEY` and `ctxkeep search`). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns) +
+		relativeNote(in.Project)
 	tail := rulesForSummary + instructionsSection(in.Instructions, in.Budget/4)
 	sections := []section{
 		{title: "The user's requests, newest first (keep them all, in short)", items: reversed(items(s.UserMessages)), priority: 1, share: 2200, more: "`ctxkeep search`"},
@@ -34,7 +37,7 @@ func PreservationBlock(in PreservationInput) string {
 		{title: "Unresolved errors (quote them exactly)", items: items(s.Errors), priority: 0, share: 1500},
 		{title: "Corrections from the user (keep word for word)", items: reversed(items(s.Corrections)), priority: 0, share: 1200},
 		{title: "Decisions made", items: reversed(items(s.Decisions)), priority: 2, share: 1500, more: "`ctxkeep search`"},
-		{title: "Files modified", items: files(s.Files), priority: 2, share: 1200},
+		{title: "Files modified, latest first", items: files(s.Files, in.Project, "modified"), priority: 2, share: 1200},
 		{title: "Test, build and lint runs (last outcome)", items: runs(s.Commands, true), priority: 3, share: 800},
 		{title: "git diff --stat", items: lines(in.GitDiffStat), priority: 4, share: 800},
 		{title: "Completed tasks, already summarised (use verbatim)", items: cold(in.Cold), priority: 3, share: 1500},
@@ -69,6 +72,7 @@ type RestoreInput struct {
 	Cold      []archive.ColdTask
 	Inventory []sqlite.Entry // outputs kept out of the context
 	Relevant  []search.Result
+	Project   string // paths under it are shown relative to it
 	Budget    int
 }
 
@@ -80,13 +84,14 @@ func RestoreBlock(in RestoreInput) string {
 	s := in.State
 	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
 		"`ctxkeep recall KEY` prints a turn exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
-		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns)
+		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns) + relativeNote(in.Project)
 	tail := "\nTo look further back: `ctxkeep search \"what you need\"` (add --project for other sessions of this project).\n"
 	sections := []section{
 		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
 		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},
 		{title: "The task (the user's requests, newest first)", items: reversed(items(s.UserMessages)), priority: 1, share: 1500, more: "`ctxkeep search`"},
-		{title: "Files and what changed", items: files(s.Files), priority: 2, share: 1000},
+		{title: "Files modified, latest first", items: files(s.Files, in.Project, "modified"), priority: 2, share: 1000},
+		{title: "Files read, latest first", items: files(s.Read, in.Project, "read"), priority: 4, share: 600},
 		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: "`ctxkeep search`"},
 		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: 1200},
 		{title: "Commands and how they went", items: runs(s.Commands, false), priority: 3, share: 800},
@@ -130,29 +135,66 @@ func tasks(active, done []archive.Task) []string {
 	return out
 }
 
-// files lists modified files, most recently touched first.
-func files(fs []archive.File) []string {
+// files lists files, most recently touched first, relative to the project.
+func files(fs []archive.File, project, how string) []string {
+	fs = slices.Clone(fs)
+	slices.SortStableFunc(fs, func(a, b archive.File) int { return b.Seq - a.Seq })
 	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[len(fs)-1-i] = fmt.Sprintf("%s (%s, last in turn %d, %s)", f.Path, plural(f.Edits, "edit"), f.Turn, f.Key)
+		n := ""
+		if f.Edits > 1 {
+			n = fmt.Sprintf(" in %d turns", f.Edits)
+		}
+		out[i] = fmt.Sprintf("%s (%s%s, last in turn %d, %s)", relative(f.Path, project), how, n, f.Turn, f.Key)
 	}
 	return out
 }
 
-// runs lists commands, most recent first; checksOnly keeps test, build and
-// lint runs (and any that failed).
+// relative is path relative to project when it lies under it.
+func relative(path, project string) string {
+	if project == "" {
+		return path
+	}
+	if rel, ok := strings.CutPrefix(path, strings.TrimSuffix(project, "/")+"/"); ok && rel != "" {
+		return rel
+	}
+	return path
+}
+
+func relativeNote(project string) string {
+	if project == "" {
+		return ""
+	}
+	return "Paths are relative to the project, " + project + ".\n"
+}
+
+// runs lists commands, test, build and lint runs first, each group most
+// recent first; checksOnly keeps only those (and any that failed).
 func runs(rs []archive.Run, checksOnly bool) []string {
+	rs = slices.Clone(rs)
+	slices.SortStableFunc(rs, func(a, b archive.Run) int {
+		if a.Check != b.Check {
+			if a.Check {
+				return -1
+			}
+			return 1
+		}
+		return b.Seq - a.Seq
+	})
 	var out []string
-	for i := len(rs) - 1; i >= 0; i-- {
-		r := rs[i]
+	for _, r := range rs {
 		if checksOnly && !r.Check && r.Exit <= 0 {
 			continue
 		}
-		line := fmt.Sprintf("`%s`: last exit %s in turn %d, %s, %d failed [%s]", r.Command, exitText(r.Exit), r.Turn, plural(r.Runs, "run"), r.Failures, r.Key)
-		out = append(out, line)
+		out = append(out, fmt.Sprintf("`%s`: last exit %s in turn %d, %s, %d failed [%s]",
+			oneLine(r.Command, maxCommand), exitText(r.Exit), r.Turn, plural(r.Runs, "run"), r.Failures, r.Key))
 	}
 	return out
 }
+
+// maxCommand caps a command in a list: its start says what it is, and
+// the chunk holds it whole.
+const maxCommand = 160
 
 func plural(n int, word string) string {
 	if n == 1 {
@@ -187,7 +229,7 @@ func current(last []archive.Chunk, s archive.State) []string {
 		}
 		out = append(out, fmt.Sprintf("last request (turn %d, %s): %s", c.Turn, c.Key, c.Prompt))
 		if reply := lastReply(c); reply != "" {
-			out = append(out, "the reply so far: "+reply)
+			out = append(out, "the latest of the reply: "+reply)
 		}
 		break
 	}
@@ -205,7 +247,9 @@ func current(last []archive.Chunk, s archive.State) []string {
 	return out
 }
 
-// lastReply is the last assistant paragraph of a chunk's body.
+// lastReply is the end of the assistant's text in a chunk's body: the
+// last paragraphs that fit in replyLen bytes, where a long turn says
+// what it did last and what comes next.
 func lastReply(c archive.Chunk) string {
 	i := strings.LastIndex(c.Body, "\nassistant: ")
 	if i < 0 {
@@ -214,7 +258,26 @@ func lastReply(c archive.Chunk) string {
 		}
 		i = -1
 	}
-	return oneLine(c.Body[i+len("\nassistant: "):], 600)
+	text := strings.TrimSpace(c.Body[i+len("\nassistant: "):])
+	return oneLine(tail(text, replyLen), replyLen+len("…"))
+}
+
+const replyLen = 600
+
+// tail is the end of text within n bytes, from a paragraph start when one
+// fits, else from a word, marked "…".
+func tail(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	from := len(text) - n
+	if p := strings.Index(text[from:], "\n\n"); p >= 0 && p < n/2 {
+		return text[from+p+2:]
+	}
+	for from < len(text) && text[from] != ' ' && text[from] != '\n' {
+		from++
+	}
+	return "…" + strings.TrimSpace(text[from:])
 }
 
 func worklog(last []archive.Chunk) []string {

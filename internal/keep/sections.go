@@ -26,16 +26,27 @@ const maxItem = 400
 
 // render lays sections out in the given order, filling them by priority
 // within budget bytes, after head and before tail (both always included).
+// A first pass holds each section to its share, so that no section
+// crowds out the rest; a second gives the room left to the sections that
+// had more to show, again by priority.
 func render(head string, sections []section, tail string, budget int) string {
 	room := budget - len(head) - len(tail)
 	bodies := make([]string, len(sections))
+	cut := make([]bool, len(sections))
 	order := make([]int, len(sections))
 	for i := range order {
 		order[i] = i
 	}
 	sortByPriority(order, sections)
 	for _, i := range order {
-		bodies[i] = fill(sections[i], &room)
+		bodies[i], cut[i] = fill(sections[i], &room)
+	}
+	for _, i := range order {
+		if s := sections[i]; cut[i] && s.share > 0 {
+			room += len(bodies[i])
+			s.share = 0
+			bodies[i], _ = fill(s, &room)
+		}
 	}
 	var b strings.Builder
 	b.WriteString(head)
@@ -54,10 +65,11 @@ func sortByPriority(order []int, sections []section) {
 	}
 }
 
-// fill renders one section into at most *room bytes (and its share).
-func fill(s section, room *int) string {
+// fill renders one section into at most *room bytes (and its share),
+// and reports whether it left items out.
+func fill(s section, room *int) (string, bool) {
 	if len(s.items) == 0 {
-		return ""
+		return "", false
 	}
 	limit := *room
 	if s.share > 0 {
@@ -65,7 +77,7 @@ func fill(s section, room *int) string {
 	}
 	title := "\n## " + s.title + "\n"
 	if len(title)+80 > limit {
-		return ""
+		return "", true
 	}
 	var b strings.Builder
 	b.WriteString(title)
@@ -86,7 +98,7 @@ func fill(s section, room *int) string {
 		b.WriteString(note + "\n")
 	}
 	*room -= b.Len()
-	return b.String()
+	return b.String(), shown < len(s.items)
 }
 
 // moreLen is the room kept for the "… N more" line.
