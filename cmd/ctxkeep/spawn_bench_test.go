@@ -144,3 +144,60 @@ func swapPayload(i int, session, transcript string) []byte {
 	data, _ := json.Marshal(ev)
 	return data
 }
+
+// BenchmarkHookPreCompact measures whole-process time of PreCompact on a
+// real 3 MB transcript that Stop has already archived: open the index,
+// archive what is new since the cursor, fold the working state, print the
+// preservation notes. The first Stop (the whole archive, cold) is
+// reported beside.
+//
+//	go test -run '^$' -bench HookPreCompact -benchtime 40x ./cmd/ctxkeep
+func BenchmarkHookPreCompact(b *testing.B) {
+	const session = "4d5611e5-241a-462a-8d15-5122611a9569" // 3.16 MB, 1,512 lines
+	data, err := os.ReadFile("../../../shared/data/cc-sessions-spotter/" + session + ".jsonl")
+	if err != nil {
+		b.Skip("spotter session not found:", err)
+	}
+	hook := testbin.Path(b)
+	home, project := b.TempDir(), b.TempDir()
+	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	migrate := exec.Command(hook, "stats")
+	migrate.Env = env
+	if out, err := migrate.CombinedOutput(); err != nil {
+		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
+	}
+	transcript := filepath.Join(home, "projects", "-p", session+".jsonl")
+	os.MkdirAll(filepath.Dir(transcript), 0o700)
+	if err := os.WriteFile(transcript, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	event := func(name string) []byte {
+		ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": transcript, "cwd": project,
+			"hook_event_name": name, "trigger": "auto", "custom_instructions": "", "stop_hook_active": false})
+		return ev
+	}
+	run := func(payload []byte) ([]byte, time.Duration) {
+		cmd := exec.Command(hook, "hook")
+		cmd.Env, cmd.Stdin = env, bytes.NewReader(payload)
+		start := time.Now()
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return out, time.Since(start)
+	}
+	_, first := run(event("Stop"))
+	var times []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		out, took := run(event("PreCompact"))
+		if !bytes.Contains(out, []byte("ctxkeep preservation notes")) {
+			b.Fatalf("PreCompact printed %.300q", out)
+		}
+		times = append(times, took)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(first.Microseconds())/1000, "first-stop-ms")
+	b.ReportMetric(float64(median(times).Microseconds())/1000, "precompact-ms")
+	b.ReportMetric(0, "ns/op")
+}

@@ -9,6 +9,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -112,6 +113,9 @@ func meaning(ctx context.Context, query string, hits []sqlite.ChunkHit, e Embedd
 	vecs, err := e.Embed(ctx, texts)
 	if err != nil {
 		return nil, err
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
 	}
 	out := make([]float64, len(hits))
 	for i := range hits {

@@ -1,0 +1,124 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+)
+
+// BenchmarkSearch1M is `ctxkeep search --all` in process over an index of
+// one million synthetic turns (100 sessions of 10,000, words drawn from a
+// Zipf distribution over 30,000, so that common words are common): the
+// full-text query, then the ranking. It reports the median and the 95th
+// percentile of 200 queries of three mid-frequency words.
+//
+// Building the index takes minutes; it is kept in the temporary folder
+// and reused while CTXKEEP_BENCH_INDEX names it:
+//
+//	CTXKEEP_BENCH_INDEX=/tmp/ctxkeep-1m.db go test -run '^$' -bench Search1M -benchtime 1x -timeout 1h ./internal/search
+func BenchmarkSearch1M(b *testing.B) {
+	path := os.Getenv("CTXKEEP_BENCH_INDEX")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "index.db")
+	}
+	db, err := sqlite.OpenMigrate(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	words := vocabulary(30000)
+	if err := fill(b, db, words, 100, 10000); err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	var times []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		for range 200 {
+			q := strings.Join([]string{words[100+r.IntN(2000)], words[100+r.IntN(2000)], words[100+r.IntN(2000)]}, " ")
+			start := time.Now()
+			hits, err := db.SearchChunks(ctx, sqlite.ChunkQuery{Text: q, Limit: 50})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Rank(ctx, q, hits, Signals{Now: time.Now()}); err != nil {
+				b.Fatal(err)
+			}
+			times = append(times, time.Since(start))
+		}
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// vocabulary is n made-up words, the same every run.
+func vocabulary(n int) []string {
+	r := rand.New(rand.NewPCG(3, 4))
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < n {
+		w := make([]byte, 3+r.IntN(7))
+		for i := range w {
+			w[i] = letters[r.IntN(len(letters))]
+		}
+		if !seen[string(w)] {
+			seen[string(w)] = true
+			out = append(out, string(w))
+		}
+	}
+	return out
+}
+
+// fill writes sessions × perSession turns of about 80 words each, unless
+// the index already holds them.
+func fill(b *testing.B, db *sqlite.DB, words []string, sessions, perSession int) error {
+	have, err := db.ChunkSessions(ctx)
+	if err != nil || len(have) == sessions {
+		return err
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	zipf := rand.NewZipf(rand.New(rand.NewPCG(7, 8)), 1.1, 2, uint64(len(words)-1))
+	text := func(n int) string {
+		var s strings.Builder
+		for i := range n {
+			if i > 0 {
+				s.WriteByte(' ')
+			}
+			s.WriteString(words[zipf.Uint64()])
+		}
+		return s.String()
+	}
+	start := time.Now()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for s := range sessions {
+		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", s)
+		for from := 0; from < perSession; from += 1000 {
+			var chunks []archive.Chunk
+			for turn := from + 1; turn <= from+1000; turn++ {
+				at := t0.Add(time.Duration(s*perSession+turn) * time.Minute)
+				chunks = append(chunks, archive.Chunk{Key: archive.ChunkKey(id, archive.KindTurn, turn), SessionID: id,
+					Project: fmt.Sprintf("/p/%d", s%10), Kind: archive.KindTurn, Turn: turn, Start: at, End: at,
+					Prompt: text(12), Summary: text(15), Body: text(60) + fmt.Sprintf(" %d", r.IntN(1e6))})
+			}
+			if _, err := db.SaveChunks(ctx, id, chunks, sqlite.ArchiveCursor{Transcript: id, Turn: from + 1000}); err != nil {
+				return err
+			}
+		}
+		if s%10 == 9 {
+			b.Logf("%d sessions of %d turns indexed in %v", s+1, perSession, time.Since(start).Round(time.Second))
+		}
+	}
+	return nil
+}
