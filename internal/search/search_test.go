@@ -79,7 +79,9 @@ func (c cats) Embed(_ context.Context, texts []string) ([][]float32, error) {
 
 type failing struct{}
 
-func (failing) Embed(context.Context, []string) ([][]float32, error) { return nil, errors.New("model gone") }
+func (failing) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, errors.New("model gone")
+}
 
 func TestRankWithAnEmbedder(t *testing.T) {
 	hits := []sqlite.ChunkHit{hit("dog", -5, time.Hour), hit("cat", -5, time.Hour)}
