@@ -12,10 +12,7 @@ import (
 //
 //	go test -run '^$' -bench Archive -benchtime 5x ./internal/keep
 func BenchmarkArchive(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(spotterDir, "*-*-*-*-*.jsonl"))
-	if len(files) == 0 {
-		b.Skip("spotter sessions not found in", spotterDir)
-	}
+	files := spotterSessions(b)
 	var size int64
 	for _, f := range files {
 		fi, err := os.Stat(f)
@@ -44,7 +41,7 @@ func BenchmarkArchive(b *testing.B) {
 //
 //	go test -run '^$' -bench PreserveAfterStop -benchtime 20x ./internal/keep
 func BenchmarkPreserveAfterStop(b *testing.B) {
-	f := filepath.Join(spotterDir, "4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
+	f := filepath.Join(spotter, "4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
 	if _, err := os.Stat(f); err != nil {
 		b.Skip(err)
 	}

@@ -148,12 +148,17 @@ func latestTurns(chunks []archive.Chunk, n int) []archive.Chunk {
 	return turns[max(0, len(turns)-n):]
 }
 
-// UpdateCold computes the summaries of tasks that went cold, once the
-// session is long and full enough (archive.ColdEveryTurns, ColdAtPercent).
-// It is idempotent: a task is summarised once.
-func UpdateCold(ctx context.Context, st *store.Store, s Session, state archive.State, chunks []archive.Chunk, usedPercent float64, now time.Time) (int, error) {
-	if state.Turns == 0 || state.Turns%archive.ColdEveryTurns != 0 || usedPercent < archive.ColdAtPercent {
+// UpdateCold summarises the session's tasks that went cold, at turns that
+// are a multiple of archive.ColdEveryTurns and once the context is
+// archive.ColdAtPercent of the way to compaction (percent). A task is
+// summarised once: running it again adds nothing.
+func UpdateCold(ctx context.Context, st *store.Store, s Session, turns int, percent float64, isCheck func(string) bool, now time.Time) (int, error) {
+	if turns == 0 || turns%archive.ColdEveryTurns != 0 || percent < archive.ColdAtPercent {
 		return 0, nil
+	}
+	chunks, err := st.Index.Chunks(ctx, s.ID)
+	if err != nil {
+		return 0, err
 	}
 	have, err := st.Index.ColdTasks(ctx, s.ID)
 	if err != nil {
@@ -163,7 +168,7 @@ func UpdateCold(ctx context.Context, st *store.Store, s Session, state archive.S
 	for _, c := range have {
 		done[c.TaskID] = true
 	}
-	fresh := archive.ColdTasks(state, chunks, state.Turns, done)
+	fresh := archive.ColdTasks(archive.Fold(s.ID, chunks, isCheck), chunks, turns, done)
 	if len(fresh) == 0 {
 		return 0, nil
 	}

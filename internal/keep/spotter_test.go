@@ -21,7 +21,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
-const spotterDir = "../../../shared/data/cc-sessions-spotter"
 
 // kept counts, for one kind of detail, how many of the details a session
 // needed after its compaction were in each place.
@@ -51,10 +50,7 @@ func (k kept) String() string {
 // (subagents/agent-acompact-*.jsonl). docs/BENCHMARKS.md reports the
 // figures.
 func TestSpotterCompaction(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(spotterDir, "*-*-*-*-*.jsonl"))
-	if len(files) == 0 {
-		t.Skip("spotter sessions not found in", spotterDir)
-	}
+	files := spotterSessions(t)
 	cfg := config.Default()
 	o := Options{
 		RestoreBudget: cfg.Restore.Budget, Relevant: cfg.Keep.Relevant,
