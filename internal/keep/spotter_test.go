@@ -21,7 +21,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
-
 // kept counts, for one kind of detail, how many of the details a session
 // needed after its compaction were in each place.
 type kept struct{ needed, restore, search, summary int }
