@@ -28,21 +28,21 @@ const (
 
 // Chunk is one archived turn (or compaction summary).
 type Chunk struct {
-	Key       string // 'k' + 11 hex digits, stable for a session's turn
-	SessionID string
-	Project   string
-	Kind      string
-	Turn      int
-	Start     time.Time
-	End       time.Time
-	Prompt    string // the user's words, shortened
-	Summary   string // one line, extractive
-	Body      string // the turn rendered as text, swapped outputs by reference
-	Meta      Meta
+	Key       string    `json:"key"` // 'k' + 11 hex digits, stable for a session's turn
+	SessionID string    `json:"session_id"`
+	Project   string    `json:"project"`
+	Kind      string    `json:"kind"`
+	Turn      int       `json:"turn"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end"`
+	Prompt    string    `json:"prompt"`  // the user's words, shortened
+	Summary   string    `json:"summary"` // one line, extractive
+	Body      string    `json:"body"`    // the turn rendered as text, swapped outputs by reference
+	Meta      Meta      `json:"meta"`
 	// Outputs holds the original text of the swapped outputs the body
 	// refers to, for the full-text index: search finds an exact output the
 	// transcript only holds as a view.
-	Outputs []string
+	Outputs []string `json:"-"`
 }
 
 // Hash is the sha256 of the chunk's body: the same turn archived twice is

@@ -61,13 +61,15 @@ func runArchive(ctx context.Context, a *app, args []string) error {
 		}
 	}
 	if asJSON {
-		return a.printJSON(map[string]any{"archived": out})
+		if err := a.printJSON(map[string]any{"archived": out}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(a.Stdout, "archived %d transcript(s); search them with `ctxkeep search --all WORDS`\n", len(paths)-failed)
 	}
-	fmt.Fprintf(a.Stdout, "archived %d transcript(s)", len(paths)-failed)
 	if failed > 0 {
-		fmt.Fprintf(a.Stdout, "; %d could not be read", failed)
+		return fmt.Errorf("%d of %d transcript(s) could not be archived", failed, len(paths))
 	}
-	fmt.Fprintln(a.Stdout, "; search them with `ctxkeep search --all WORDS`")
 	return nil
 }
 
