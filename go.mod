@@ -3,14 +3,16 @@ module github.com/ctxkeep/ctxkeep
 go 1.26.8
 
 require (
-	github.com/klauspost/compress v1.20.3
-	github.com/ncruces/go-sqlite3 v0.35.6
-	github.com/pelletier/go-toml/v2 v2.4.3
-	github.com/rogpeppe/go-internal v1.16.0
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // hook payloads of megabytes, ~3× encoding/json (internal/fastjson)
+	github.com/klauspost/compress v1.20.3 // zstd for the blob store
+	github.com/ncruces/go-sqlite3 v0.35.6 // SQLite with FTS5, pure Go (no cgo), cheapest start-up (docs/ARCHITECTURE.md)
+	github.com/pelletier/go-toml/v2 v2.4.3 // config files; no work at init
+	github.com/rogpeppe/go-internal v1.16.0 // testscript, for the CLI's script tests
+	github.com/tiktoken-go/tokenizer v0.10.0 // token estimates for `ctxkeep context` before the client reports usage (CLI only)
 )
 
 require (
-	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/ncruces/go-sqlite3-wasm/v6 v6.3.35304 // indirect
 	github.com/ncruces/julianday v1.0.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect

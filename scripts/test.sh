@@ -16,6 +16,16 @@ if ! ./scripts/install-claude-code.sh >/dev/null; then
 	echo "test.sh: warning: no Claude Code client; the real-client tests will skip" >&2
 fi
 
+# Debian's chromium, for the test that opens `ctxkeep context --html` in a
+# headless browser; the same rule: skip on a laptop, fail in CI.
+if ! ./scripts/install-chromium.sh >/dev/null; then
+	if [[ "${CI:-}" == "true" ]]; then
+		echo "test.sh: installing chromium failed" >&2
+		exit 1
+	fi
+	echo "test.sh: warning: no chromium; the HTML report test will skip" >&2
+fi
+
 unformatted="$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))"
 if [[ -n "$unformatted" ]]; then
 	echo "test.sh: gofmt would change:" >&2

@@ -21,7 +21,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"install", "install [--user | --project | --local] [--dry-run] [--plugin DIR]", "register ctxkeep's hooks with Claude Code and prepare the store", runInstall},
+		{"install", "install [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]", "register ctxkeep's hooks with Claude Code and prepare the store", runInstall},
 		{"uninstall", "uninstall [--user | --project | --local] [--dry-run]", "remove ctxkeep's hooks from Claude Code's settings", runUninstall},
 		{"doctor", "doctor [--json]", "check the binary, the hooks, the store and the log", runDoctor},
 		{"replay", "replay [TRANSCRIPT.jsonl ... | --sample] [--views] [--json]", "measure what ctxkeep would have kept out of a recorded session (default: your latest)", runReplay},
@@ -31,7 +31,9 @@ func init() {
 		{"recall", "recall KEY | SESSION:TURN[-TURN] [--json]", "print archived turns exactly, stored outputs put back in place", runRecall},
 		{"archive", "archive [TRANSCRIPT.jsonl ...] [--all] [--json]", "add sessions to the archive (the hooks archive the ones they see)", runArchive},
 		{"stats", "stats [--session ID] [--limit N] [--json]", "show what the hooks recorded, by session, event and tool", runStats},
-		{"config", "config [--json]", "print the effective configuration and where each value came from", runConfig},
+		{"context", "context [SESSION] [--json] [--html FILE]", "show where a session's context went: by category, stale output, timeline (default: your latest)", runContext},
+		{"statusline", "statusline [--plain]", "draw Claude Code's statusline: context used, distance to auto-compaction (stdin JSON); run by the client", runStatusline},
+		{"config", "config [--json] | config set autocompact PCT|off [--user | --project | --local] [--dry-run]", "print the effective configuration, or set the client's auto-compaction threshold", runConfig},
 		{"learned", "learned [--project] [--forget PATTERN] [--json]", "review or forget the commands learned to print a lot", runLearned},
 		{"hook", "hook", "handle one Claude Code hook event (stdin JSON → stdout JSON); run by the client", nil},
 		{"capture", "capture SPOOL RC", "store a wrapped command's output and print its view; run by the wrapper", nil},

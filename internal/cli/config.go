@@ -13,7 +13,10 @@ type configReport struct {
 	Values []config.Value `json:"values"`
 }
 
-func runConfig(_ context.Context, a *app, args []string) error {
+func runConfig(ctx context.Context, a *app, args []string) error {
+	if len(args) > 0 && args[0] == "set" {
+		return runConfigSet(ctx, a, args[1:])
+	}
 	var asJSON bool
 	fs := a.flags("config")
 	fs.BoolVar(&asJSON, "json", false, "print the values as JSON")

@@ -52,6 +52,7 @@ type installOptions struct {
 	scopes scopeFlags
 	dryRun bool
 	plugin string
+	status statusOptions // --statusline, --force
 }
 
 func runInstall(ctx context.Context, a *app, args []string) error {
@@ -60,6 +61,7 @@ func runInstall(ctx context.Context, a *app, args []string) error {
 	o.scopes.register(fs)
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the change to the settings file, change nothing")
 	fs.StringVar(&o.plugin, "plugin", "", "write a Claude Code plugin folder to `DIR` instead of editing settings")
+	o.status.register(fs)
 	if err := noArgs(fs, args); err != nil {
 		return err
 	}
@@ -71,15 +73,16 @@ func runInstall(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.status.prepare(reg)
 	if o.plugin != "" {
 		return a.installPlugin(ctx, o.plugin, reg)
 	}
 	path := a.settingsPath(scope)
 	res, err := claudecode.ApplyFile(path, func(b []byte) ([]byte, bool, error) {
-		return claudecode.AddHooks(b, reg)
+		return o.status.edit(claudecode.AddHooks(b, reg))
 	}, claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
 	if err != nil {
-		return malformedHint(err, path)
+		return statusLineHint(malformedHint(err, path), path)
 	}
 	if o.dryRun {
 		return a.printDryRun(res, "install")
@@ -92,6 +95,7 @@ func runInstall(ctx context.Context, a *app, args []string) error {
 	} else {
 		fmt.Fprintf(a.Stdout, "already installed in %s (%s settings)\n", path, scope)
 	}
+	o.status.report(a, path)
 	if err := a.prepareStore(ctx); err != nil {
 		return err
 	}
@@ -215,7 +219,7 @@ func runUninstall(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s (no such file)\n", path)
 		return nil
 	}
-	res, err := claudecode.ApplyFile(path, claudecode.RemoveHooks, claudecode.ApplyOptions{DryRun: dryRun, Now: a.Now()})
+	res, err := claudecode.ApplyFile(path, removeAll, claudecode.ApplyOptions{DryRun: dryRun, Now: a.Now()})
 	if err != nil {
 		return malformedHint(err, path)
 	}

@@ -10,7 +10,7 @@ import (
 // lists their policies with all(…), in the order they run.
 var handlers = map[string]handler{
 	"SessionStart":       all(sessionStart, restoreAfterCompact),
-	"UserPromptSubmit":   all(recallOnPrompt),
+	"UserPromptSubmit":   all(usageWarnings, recallOnPrompt),
 	"PreToolUse":         preToolUse,
 	"PostToolUse":        postToolUse,
 	"PostToolUseFailure": postToolUseFailure,

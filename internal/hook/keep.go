@@ -2,29 +2,50 @@ package hook
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
 // archiveTurn brings the session's archive up to date at the end of a turn
 // (Stop) and of the session (SessionEnd): reading only what is new, so that
-// PreCompact has little left to read.
+// PreCompact has little left to read. As compaction nears, it also
+// summarises the tasks that went cold, for PreCompact to hand on.
 func archiveTurn(ctx context.Context, c *Call) (*Reply, error) {
 	st, s, err := c.keepSession()
 	if err != nil || st == nil {
 		return nil, err
 	}
-	_, err = keep.Archive(ctx, st, s)
+	res, err := keep.Archive(ctx, st, s)
+	if err != nil || !res.Usage.Known() || res.Usage.Compacted {
+		return nil, err
+	}
+	percent := c.limitsFor(res.Usage.Model).OfThreshold(res.Usage.Tokens)
+	_, err = keep.UpdateCold(ctx, st, s, res.Turns, percent, c.isCheck, c.Env.Now())
 	return nil, err
 }
+
+// limitsFor are the session's context thresholds, as the client computes
+// them for the model: the window it reported to the statusline if it did,
+// else the configured one.
+func (c *Call) limitsFor(model string) watch.Limits {
+	var status watch.StatusState
+	_ = watch.Load(watch.StatusPath(watch.Dir(c.Dirs.State), c.Event.SessionID), &status)
+	return watch.Compute(watch.Window(c.Config, model, status.Window), watch.ReadClientEnv(c.Env.Getenv))
+}
+
+// isCheck tells test, build and lint commands from the rest.
+func (c *Call) isCheck(command string) bool { return swap.RunsAny(command, c.Config.Wrapper.Commands) }
 
 // preserve answers PreCompact: archive what is new, then print the
 // preservation notes, which the client appends to the summarisation prompt.
@@ -99,20 +120,24 @@ func recallText(rs []search.Result, budget int) string {
 	return b.String()
 }
 
-// keepSession opens the store for the session's archive; the store is nil
-// when keep.enabled is off.
+// keepSession opens the store for the session's archive. The store is nil,
+// and nothing is to be done, when keep.enabled is off or when there is no
+// transcript to read: a path that is not an absolute, clean .jsonl path,
+// or a file not written yet. Reading the transcript the client names is
+// safe; ctxkeep never writes beside it here.
 func (c *Call) keepSession() (*store.Store, keep.Session, error) {
-	if !c.Config.Keep.Enabled {
+	path := c.Event.TranscriptPath
+	if !c.Config.Keep.Enabled || !filepath.IsAbs(path) || filepath.Clean(path) != path || filepath.Ext(path) != ".jsonl" {
 		return nil, keep.Session{}, nil
 	}
-	if _, err := claudecode.SessionDir(c.Event.TranscriptPath, c.Event.SessionID); err != nil {
-		return nil, keep.Session{}, err
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, keep.Session{}, nil
 	}
 	st, err := c.Store()
 	if err != nil {
 		return nil, keep.Session{}, err
 	}
-	return st, keep.Session{ID: c.Event.SessionID, Project: c.project(), Transcript: c.Event.TranscriptPath}, nil
+	return st, keep.Session{ID: c.Event.SessionID, Project: c.project(), Transcript: path}, nil
 }
 
 func (c *Call) keepOptions() keep.Options {
@@ -123,7 +148,7 @@ func (c *Call) keepOptions() keep.Options {
 		Relevant:         cfg.Keep.Relevant,
 		GitTimeout:       cfg.Keep.GitTimeout,
 		InstructionsFile: filepath.Join(c.Dirs.Config, keep.InstructionsFileName),
-		IsCheck:          func(cmd string) bool { return swap.RunsAny(cmd, cfg.Wrapper.Commands) },
+		IsCheck:          c.isCheck,
 		Now:              c.Env.Now(),
 	}
 }

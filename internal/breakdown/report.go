@@ -1,0 +1,150 @@
+package breakdown
+
+import (
+	"errors"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+	"github.com/ctxkeep/ctxkeep/internal/watch"
+)
+
+// Report is everything `ctxkeep context` shows about one session.
+type Report struct {
+	Session    string `json:"session_id"`
+	Transcript string `json:"transcript"`
+	Model      string `json:"model"`
+	// Tokens is the context now: exact (the client's usage) unless
+	// Estimated, when no response has recorded any usage yet and it is the
+	// tokenizer count with the client's 4/3 safety margin.
+	Tokens    int64        `json:"tokens"`
+	Estimated bool         `json:"estimated"`
+	Usage     Usage        `json:"usage"`
+	Limits    watch.Limits `json:"limits"`
+	// Categories split what the model is sent now (the Live view: since
+	// the last compaction, with the turns it preserved) by the tokenizer;
+	// Counted is their sum. The rest of Tokens is the system prompt, the
+	// tool definitions and the tokenizer's error.
+	Categories []Category `json:"categories"`
+	Counted    int64      `json:"counted_tokens"`
+	Stale      Stale      `json:"stale"`
+	Prediction Prediction `json:"prediction"`
+	Timeline   Timeline   `json:"timeline"`
+	Kept       KeptTotal  `json:"kept"`
+	Problems   int        `json:"bad_lines,omitempty"` // transcript lines that could not be read
+	Generated  time.Time  `json:"generated"`
+}
+
+// Usage is the exact context usage the transcript records (§8.3).
+type Usage struct {
+	Tokens      int64     `json:"tokens"`       // input + cache creation + cache reads + output
+	InputTokens int64     `json:"input_tokens"` // the same without output
+	MessageID   string    `json:"message_id,omitempty"`
+	Time        time.Time `json:"time,omitzero"`
+	Compacted   bool      `json:"compacted"` // no response since the last compaction
+}
+
+func usageOf(u transcript.ContextUsage) Usage {
+	return Usage{Tokens: u.Tokens, InputTokens: u.InputTokens, MessageID: u.MessageID, Time: u.Timestamp, Compacted: u.Compacted}
+}
+
+// KeptTotal is what swap kept out of the whole session.
+type KeptTotal struct {
+	Entries int   `json:"entries"`
+	Tokens  int64 `json:"tokens"`
+}
+
+// Input is what Build needs.
+type Input struct {
+	Session    string
+	Transcript string
+	Records    []transcript.Record // the whole main transcript, in file order
+	Problems   int
+	Swaps      []Swap // the session's entries in the index
+	// Limits gives the thresholds for the session's model.
+	Limits  func(model string) watch.Limits
+	Counter Counter
+	Now     time.Time
+}
+
+// ErrEmpty is returned for a transcript without a single conversation
+// record.
+var ErrEmpty = errors.New("the transcript has no conversation yet")
+
+// Build analyses a session.
+func Build(in Input) (*Report, error) {
+	hist := transcript.History(in.Records)
+	if len(hist) == 0 {
+		return nil, ErrEmpty
+	}
+	live, _ := transcript.Live(in.Records) // without its preserved turns if they are missing: still the best view
+	cats, resultTokens := Categorize(live, in.Counter)
+	r := &Report{
+		Session: in.Session, Transcript: in.Transcript, Problems: in.Problems, Generated: in.Now,
+		Categories: cats,
+	}
+	for _, c := range cats {
+		r.Counted += c.Tokens
+	}
+	u := transcript.CurrentContext(in.Records)
+	r.Usage, r.Model, r.Tokens = usageOf(u), u.Model, u.Tokens
+	if !u.Known() {
+		r.Tokens, r.Estimated = WithMargin(r.Counted), true
+	}
+	r.Limits = in.Limits(r.Model)
+	r.Stale = findStale(liveCalls(live), resultTokens)
+	r.Timeline = BuildTimeline(in.Records, in.Swaps)
+	r.Prediction = Predict(cycleOnly(r.Timeline.Points), turnEnds(live), r.Tokens, r.Limits.AutoCompact)
+	if !r.Limits.AutoCompactOn {
+		r.Prediction = Predict(cycleOnly(r.Timeline.Points), turnEnds(live), r.Tokens, r.Limits.Effective)
+	}
+	for _, s := range r.Timeline.Swaps {
+		r.Kept.Entries++
+		r.Kept.Tokens += s.Tokens
+	}
+	return r, nil
+}
+
+// cycleOnly is the points after the last compaction: a rate across a
+// compaction means nothing.
+func cycleOnly(points []Point) []Point {
+	if len(points) == 0 {
+		return nil
+	}
+	last := points[len(points)-1].Cycle
+	i := len(points)
+	for i > 0 && points[i-1].Cycle == last {
+		i--
+	}
+	return points[i:]
+}
+
+// liveCalls lists the tool calls of the live view that have a result.
+func liveCalls(live []transcript.Record) []call {
+	calls, _ := transcript.ToolCalls(live)
+	var out []call
+	for _, c := range calls {
+		if c.Result != nil {
+			out = append(out, call{id: c.ID, name: c.Name, input: c.Input})
+		}
+	}
+	return out
+}
+
+// turnEnds is the context at the end of each turn of the live view that
+// has a response: the usage of its last one.
+func turnEnds(live []transcript.Record) []int64 {
+	var out []int64
+	for _, t := range transcript.Turns(live) {
+		if t.Prompt == nil {
+			continue // the part before the first prompt (a compaction's tail)
+		}
+		var u transcript.ContextUsage
+		for _, r := range t.Records {
+			u.Update(r)
+		}
+		if u.MessageID != "" {
+			out = append(out, u.Tokens)
+		}
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package watch
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+)
+
+// Dir is where the monitor keeps its per-session files, under ctxkeep's
+// state folder: small, rebuildable, one or two per session.
+func Dir(stateDir string) string { return filepath.Join(stateDir, "watch") }
+
+// WarnPath is the file of the warnings policy (the UserPromptSubmit hook):
+// only that hook writes it, once per prompt, so it needs no lock.
+func WarnPath(dir, session string) string { return filepath.Join(dir, session+".json") }
+
+// StatusPath is the file of the statusline. It is separate from the
+// warnings' file so that a statusline drawn while a prompt is submitted
+// can never undo the record of a warning given.
+func StatusPath(dir, session string) string { return filepath.Join(dir, session+".status.json") }
+
+// WarnState is what the warnings policy remembers about a session.
+type WarnState struct {
+	Progress
+	// Cycle is the Compactions count the warnings below belong to: a
+	// compaction starts a new cycle, in which every level warns again.
+	Cycle int `json:"cycle"`
+	// Warned are the levels (percentages) already warned about in this
+	// cycle.
+	Warned []int `json:"warned,omitempty"`
+}
+
+// Cross records that the context stands at pct percent of the threshold
+// and returns the level to warn about now, if any: the highest level pct
+// has reached that was not warned about in this compaction cycle. Every
+// level up to pct counts as warned from then on, so that a jump from 60%
+// to 95% gives one warning, not three.
+func (s *WarnState) Cross(levels []int, pct float64) (int, bool) {
+	if s.Compactions != s.Cycle {
+		s.Cycle, s.Warned = s.Compactions, nil
+	}
+	crossed, ok := 0, false
+	for _, lv := range levels {
+		if lv <= 0 || float64(lv) > pct || slices.Contains(s.Warned, lv) {
+			continue
+		}
+		s.Warned = append(s.Warned, lv)
+		crossed, ok = max(crossed, lv), true
+	}
+	slices.Sort(s.Warned)
+	return crossed, ok
+}
+
+// StatusState is what the statusline remembers about a session.
+type StatusState struct {
+	Progress
+	// Window is the context window the client itself reported
+	// (context_window.context_window_size), 0 until it did; the warnings
+	// use it in preference to the configured one.
+	Window int64  `json:"window,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// Kept is the swap summary and the index state it was read at.
+	Kept *Kept `json:"kept,omitempty"`
+	// Estimate is the tokenizer estimate while no usage is recorded,
+	// with the transcript offset it was made at.
+	Estimate *Estimate `json:"estimate,omitempty"`
+}
+
+// Kept is what ctxkeep's swap kept out of a session's context so far.
+type Kept struct {
+	Entries int   `json:"entries"`
+	Chars   int64 `json:"chars"` // of the originals less the views the model saw
+	// Stamp identifies the index's state (sizes and times of its files):
+	// while it is unchanged, so are the figures.
+	Stamp string `json:"stamp"`
+}
+
+// Tokens estimates the tokens kept out, at four characters a token as
+// `ctxkeep replay` and `stats` count them.
+func (k Kept) Tokens() int64 { return k.Chars / 4 }
+
+// Estimate is an estimate of the context size before the client recorded
+// any usage.
+type Estimate struct {
+	Tokens int64 `json:"tokens"`
+	Offset int64 `json:"offset"` // the transcript size it was made at
+}
+
+// Load reads a state file into v; a missing or unreadable file leaves v
+// as it is (the state is rebuilt from the transcript).
+func Load(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if json.Unmarshal(data, v) != nil {
+		return nil // a damaged state file is rebuilt, not an error
+	}
+	return nil
+}
+
+// Save writes a state file atomically (without fsync: it is rebuildable).
+func Save(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	err = fsx.WriteFileReplace(path, data, fsx.FilePerm)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = fsx.MkdirPrivate(filepath.Dir(path)); err == nil {
+			err = fsx.WriteFileReplace(path, data, fsx.FilePerm)
+		}
+	}
+	return err
+}

@@ -1,0 +1,113 @@
+package watch
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
+)
+
+// Levels returns the configured warning levels, in percent of the
+// auto-compaction threshold, ascending, without the ones turned off.
+func Levels(w config.Watch) []int {
+	var out []int
+	for _, lv := range []int{w.NoticeAt, w.WarningAt, w.UrgentAt} {
+		if lv > 0 && !slices.Contains(out, lv) {
+			out = append(out, lv)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Window picks a session's context window: the one the client reported to
+// the statusline when it did (it knows about 1M-token variants and its own
+// overrides), else the configured window of the model.
+func Window(cfg *config.Config, model string, reported int64) int64 {
+	if reported > 0 {
+		return reported
+	}
+	return cfg.WindowFor(model)
+}
+
+// Warning is what to tell the model and the user when the context has
+// crossed a level.
+type Warning struct {
+	Level  int   // the level crossed, in percent of the threshold
+	Last   bool  // it is the highest configured level
+	Tokens int64 // the context now
+	Limits Limits
+	Kept   *Kept // what swap kept out of this session so far; nil if unknown
+}
+
+// ForModel is the additionalContext of the UserPromptSubmit hook: what
+// the model can do to make the rest of the window last.
+func (w Warning) ForModel() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ctxkeep: the context is at %d%% of the point where Claude Code compacts it automatically (%s of %s tokens; window %s).",
+		w.Level, Thousands(w.Tokens), Thousands(w.Limits.reference()), Thousands(w.Limits.Window))
+	b.WriteString(" To make the rest last: read files with offset/limit instead of whole, do not re-read what is already above, narrow searches," +
+		" and get outputs ctxkeep stored back in part (`ctxkeep show ID --grep RE`, `--lines A:B`, `--failures`) rather than whole.")
+	if w.Last {
+		b.WriteString(" Compaction is close: finish the current step, write down where you are (files, decisions, next step)," +
+			" and suggest the user run /compact at this natural break.")
+	}
+	return b.String()
+}
+
+// ForUser is the systemMessage: the figures, and what ctxkeep offers.
+func (w Warning) ForUser() string {
+	var b strings.Builder
+	l := w.Limits
+	fmt.Fprintf(&b, "ctxkeep: context %s of %s (%.0f%% of the window); ", Short(w.Tokens), Short(l.Window), l.OfWindow(w.Tokens))
+	if l.AutoCompactOn {
+		fmt.Fprintf(&b, "auto-compaction at %s, %s away.", Short(l.AutoCompact), Short(max(0, l.ToCompaction(w.Tokens))))
+	} else {
+		fmt.Fprintf(&b, "auto-compaction is off; the client stops at %s.", Short(l.Blocking))
+	}
+	if w.Kept != nil && w.Kept.Entries > 0 {
+		fmt.Fprintf(&b, " Swap has kept %d output(s), ~%s tokens, out of it so far.", w.Kept.Entries, Short(w.Kept.Tokens()))
+	}
+	b.WriteString(" `ctxkeep context` shows where the tokens went;")
+	b.WriteString(" /compact at a natural break keeps more than an automatic compaction mid-task.")
+	return b.String()
+}
+
+// Short writes a token count the way the statusline does: 950, 12.3k,
+// 1.2M.
+func Short(n int64) string {
+	switch a := max(n, -n); {
+	case a < 1000:
+		return fmt.Sprint(n)
+	case a < 100_000:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/1000)) + "k"
+	case a < 1_000_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1000)
+	default:
+		return trimZero(fmt.Sprintf("%.2f", float64(n)/1e6)) + "M"
+	}
+}
+
+func trimZero(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// Thousands writes n with comma separators: 134,512.
+func Thousands(n int64) string {
+	s := fmt.Sprint(max(n, -n))
+	var b strings.Builder
+	if n < 0 {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
