@@ -52,9 +52,7 @@ func (c *Call) crossing(st *watch.WarnState, levels []int) (watch.Warning, bool)
 		st.Cross(nil, 0) // a compaction still starts a new cycle
 		return watch.Warning{}, false
 	}
-	var status watch.StatusState // the window the client reported, if any
-	_ = watch.Load(watch.StatusPath(watch.Dir(c.Dirs.State), c.Event.SessionID), &status)
-	limits := watch.Compute(watch.Window(c.Config, u.Model, status.Window), watch.ReadClientEnv(c.Env.Getenv))
+	limits := c.limitsFor(u.Model)
 	level, ok := st.Cross(levels, limits.OfThreshold(u.Tokens))
 	return watch.Warning{Level: level, Last: level == levels[len(levels)-1], Tokens: u.Tokens, Limits: limits}, ok
 }
