@@ -234,9 +234,10 @@ func (db *DB) SearchChunks(ctx context.Context, q ChunkQuery) ([]ChunkHit, error
 	if match == "" {
 		return nil, ErrEmptyQuery
 	}
-	where, args := "chunks_fts MATCH ?", []any{match}
-	for _, f := range []struct{ col, val string }{{"c.session_id", q.Session}, {"c.project", q.Project}, {"c.kind", q.Kind}} {
+	from, where, args := "chunks_fts", "chunks_fts MATCH ?", []any{match}
+	for _, f := range []struct{ col, val string }{{"f.session_id", q.Session}, {"f.project", q.Project}, {"f.kind", q.Kind}} {
 		if f.val != "" {
+			from = "chunks_fts JOIN chunks f ON f.id = chunks_fts.rowid"
 			where += " AND " + f.col + " = ?"
 			args = append(args, f.val)
 		}
@@ -245,9 +246,14 @@ func (db *DB) SearchChunks(ctx context.Context, q ChunkQuery) ([]ChunkHit, error
 	if limit <= 0 {
 		limit = 20
 	}
-	rows, err := db.sql.QueryContext(ctx, `SELECT c.key, c.session_id, c.project, c.kind, c.turn, c.ts_start, c.ts_end,
-		c.prompt, c.summary, c.body, c.meta, bm25(chunks_fts, 4.0, 2.0, 1.0, 3.0) AS rank
-		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE `+where+` ORDER BY rank LIMIT ?`, append(args, limit)...)
+	// The best few are chosen on rowid and rank alone: sorting every match
+	// with its text would read the bodies of all of them.
+	rows, err := db.sql.QueryContext(ctx, `WITH best AS (
+			SELECT chunks_fts.rowid AS id, bm25(chunks_fts, 4.0, 2.0, 1.0, 3.0) AS rank
+			FROM `+from+` WHERE `+where+` ORDER BY rank LIMIT ?)
+		SELECT c.key, c.session_id, c.project, c.kind, c.turn, c.ts_start, c.ts_end,
+			c.prompt, c.summary, c.body, c.meta, best.rank
+		FROM best JOIN chunks c ON c.id = best.id ORDER BY best.rank`, append(args, limit)...)
 	if err != nil {
 		return nil, err
 	}
