@@ -17,7 +17,6 @@ type PreservationInput struct {
 	GitDiffStat  string
 	Instructions string // the user's own compaction instructions
 	Trigger      string // manual or auto
-	Project      string // paths under it are shown relative to it
 	Budget       int    // the client cuts PreCompact output at 10,000 characters
 }
 
@@ -28,8 +27,7 @@ type PreservationInput struct {
 func PreservationBlock(in PreservationInput) string {
 	s := in.State
 	head := fmt.Sprintf("ctxkeep preservation notes (%s compaction; ctxkeep archived all %d turns of this session, "+
-		"so exact details stay retrievable with `ctxkeep recall KEY` and `ctxkeep search`). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns) +
-		relativeNote(in.Project)
+		"so exact details stay retrievable with `ctxkeep recall KEY` and `ctxkeep search`). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns)
 	tail := rulesForSummary + instructionsSection(in.Instructions, in.Budget/4)
 	sections := []section{
 		{title: "The user's requests, newest first (keep them all, in short)", items: reversed(items(s.UserMessages)), priority: 1, share: 2200, more: "`ctxkeep search`"},
@@ -37,7 +35,7 @@ func PreservationBlock(in PreservationInput) string {
 		{title: "Unresolved errors (quote them exactly)", items: items(s.Errors), priority: 0, share: 1500},
 		{title: "Corrections from the user (keep word for word)", items: reversed(items(s.Corrections)), priority: 0, share: 1200},
 		{title: "Decisions made", items: reversed(items(s.Decisions)), priority: 2, share: 1500, more: "`ctxkeep search`"},
-		{title: "Files modified, latest first", items: files(s.Files, in.Project, "modified"), priority: 2, share: 1200},
+		{title: "Files modified, latest first", items: files(s.Files, "modified"), priority: 2, share: 1200},
 		{title: "Test, build and lint runs (last outcome)", items: runs(s.Commands, true), priority: 3, share: 800},
 		{title: "git diff --stat", items: lines(in.GitDiffStat), priority: 4, share: 800},
 		{title: "Completed tasks, already summarised (use verbatim)", items: cold(in.Cold), priority: 3, share: 1500},
@@ -72,7 +70,6 @@ type RestoreInput struct {
 	Cold      []archive.ColdTask
 	Inventory []sqlite.Entry // outputs kept out of the context
 	Relevant  []search.Result
-	Project   string // paths under it are shown relative to it
 	Budget    int
 }
 
@@ -84,14 +81,14 @@ func RestoreBlock(in RestoreInput) string {
 	s := in.State
 	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
 		"`ctxkeep recall KEY` prints a turn exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
-		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns) + relativeNote(in.Project)
+		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns)
 	tail := "\nTo look further back: `ctxkeep search \"what you need\"` (add --project for other sessions of this project).\n"
 	sections := []section{
 		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
 		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},
 		{title: "The task (the user's requests, newest first)", items: reversed(items(s.UserMessages)), priority: 1, share: 1500, more: "`ctxkeep search`"},
-		{title: "Files modified, latest first", items: files(s.Files, in.Project, "modified"), priority: 2, share: 1000},
-		{title: "Files read, latest first", items: files(s.Read, in.Project, "read"), priority: 4, share: 600},
+		{title: "Files modified, latest first", items: files(s.Files, "modified"), priority: 2, share: 1000},
+		{title: "Files read, latest first", items: files(s.Read, "read"), priority: 4, share: 600},
 		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: "`ctxkeep search`"},
 		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: 1200},
 		{title: "Commands and how they went", items: runs(s.Commands, false), priority: 3, share: 800},
@@ -135,8 +132,9 @@ func tasks(active, done []archive.Task) []string {
 	return out
 }
 
-// files lists files, most recently touched first, relative to the project.
-func files(fs []archive.File, project, how string) []string {
+// files lists files, most recently touched first. Paths stay whole: the
+// model's tools take absolute paths.
+func files(fs []archive.File, how string) []string {
 	fs = slices.Clone(fs)
 	slices.SortStableFunc(fs, func(a, b archive.File) int { return b.Seq - a.Seq })
 	out := make([]string, len(fs))
@@ -145,27 +143,9 @@ func files(fs []archive.File, project, how string) []string {
 		if f.Edits > 1 {
 			n = fmt.Sprintf(" in %d turns", f.Edits)
 		}
-		out[i] = fmt.Sprintf("%s (%s%s, last in turn %d, %s)", relative(f.Path, project), how, n, f.Turn, f.Key)
+		out[i] = fmt.Sprintf("%s (%s%s, last in turn %d, %s)", f.Path, how, n, f.Turn, f.Key)
 	}
 	return out
-}
-
-// relative is path relative to project when it lies under it.
-func relative(path, project string) string {
-	if project == "" {
-		return path
-	}
-	if rel, ok := strings.CutPrefix(path, strings.TrimSuffix(project, "/")+"/"); ok && rel != "" {
-		return rel
-	}
-	return path
-}
-
-func relativeNote(project string) string {
-	if project == "" {
-		return ""
-	}
-	return "Paths are relative to the project, " + project + ".\n"
 }
 
 // runs lists commands, test, build and lint runs first, each group most

@@ -66,13 +66,13 @@ func TestStateOfTheFixture(t *testing.T) {
 
 func TestPreservationBlockGolden(t *testing.T) {
 	s, _ := fixtureState(t)
-	block := PreservationBlock(PreservationInput{State: s, GitDiffStat: " internal/api/limit.go | 24 ++++--\n 1 file changed", Instructions: DefaultInstructions, Trigger: "auto", Project: "/p", Budget: 9000})
+	block := PreservationBlock(PreservationInput{State: s, GitDiffStat: " internal/api/limit.go | 24 ++++--\n 1 file changed", Instructions: DefaultInstructions, Trigger: "auto", Budget: 9000})
 	golden(t, "preservation.golden", block)
 }
 
 func TestRestoreBlockGolden(t *testing.T) {
 	s, chunks := fixtureState(t)
-	block := RestoreBlock(RestoreInput{State: s, Last: chunks, Project: "/p", Budget: 9500})
+	block := RestoreBlock(RestoreInput{State: s, Last: chunks, Budget: 9500})
 	golden(t, "restore.golden", block)
 }
 

@@ -64,7 +64,7 @@ func Preserve(ctx context.Context, st *store.Store, s Session, trigger string, o
 	}
 	return PreservationBlock(PreservationInput{
 		State: state, Cold: cold, GitDiffStat: gitDiffStat(ctx, s.Project, o.GitTimeout),
-		Instructions: instructions(o.InstructionsFile), Trigger: trigger, Project: s.Project, Budget: o.PreserveBudget,
+		Instructions: instructions(o.InstructionsFile), Trigger: trigger, Budget: o.PreserveBudget,
 	}), nil
 }
 
@@ -91,7 +91,7 @@ func Restore(ctx context.Context, st *store.Store, s Session, o Options) (string
 	if err != nil {
 		return "", err
 	}
-	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Project: s.Project, Budget: o.RestoreBudget}), nil
+	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget}), nil
 }
 
 // Relevant finds the archived turns of the project most relevant to the

@@ -70,6 +70,7 @@ func TestSpotterCompaction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("%s restore block: %d bytes", id[:8], len(block))
 		preChunks, err := st.Index.Chunks(ctx, id)
 		if err != nil {
 			t.Fatal(err)
