@@ -10,7 +10,6 @@ package swap
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"unicode/utf8"
 )
@@ -62,7 +61,7 @@ func View(it Item, b Budget) (string, Stats) {
 	room := b.Chars - len(head) - len(foot)
 	var body []string
 	if st.Binary {
-		body = []string{fmt.Sprintf("Binary data (%s); not shown.\n", http.DetectContentType([]byte(it.Text)))}
+		body = []string{fmt.Sprintf("Binary data (%s); not shown.\n", binaryKind(it.Text))}
 	} else {
 		body, st.Failures, st.Shown = bodySections(it, lines, b, &room)
 	}
@@ -278,4 +277,25 @@ func commas(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// binaryKind names common binary formats by their first bytes. (net/http's
+// DetectContentType knows more, but linking net/http costs every hook
+// process its start-up.)
+func binaryKind(data string) string {
+	for _, m := range magics {
+		if strings.HasPrefix(data, m.prefix) {
+			return m.kind
+		}
+	}
+	return "application/octet-stream"
+}
+
+var magics = []struct{ prefix, kind string }{
+	{"\x89PNG\r\n\x1a\n", "image/png"}, {"\xff\xd8\xff", "image/jpeg"}, {"GIF87a", "image/gif"}, {"GIF89a", "image/gif"},
+	{"RIFF", "audio/video (RIFF)"}, {"%PDF-", "application/pdf"}, {"PK\x03\x04", "application/zip"},
+	{"\x1f\x8b", "application/gzip"}, {"\x28\xb5\x2f\xfd", "application/zstd"}, {"BZh", "application/x-bzip2"},
+	{"\xfd7zXZ\x00", "application/x-xz"}, {"\x7fELF", "application/x-elf"}, {"\x00asm", "application/wasm"},
+	{"SQLite format 3\x00", "application/vnd.sqlite3"}, {"\xca\xfe\xba\xbe", "application/java-vm"},
+	{"\xcf\xfa\xed\xfe", "application/x-mach-binary"}, {"MZ", "application/x-msdownload"},
 }
