@@ -37,9 +37,10 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 	}
 	fmt.Fprintf(a.Stdout, "user config:    %s\nproject config: %s\n\n", files.User, files.Project)
 	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tVALUE\tFROM")
+	// The value comes last: a long list would otherwise pad every line.
+	fmt.Fprintln(tw, "KEY\tFROM\tVALUE")
 	for _, v := range values {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key, v.Value, v.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key, v.Source, v.Value)
 	}
 	return tw.Flush()
 }
