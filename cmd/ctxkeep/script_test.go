@@ -35,9 +35,16 @@ func TestScript(t *testing.T) {
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home", "proj"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"bigfile":   bigfile,
-			"perm":      perm,
-			"swapevent": swapEvent,
+			"bigfile":     bigfile,
+			"perm":        perm,
+			"swapevent":   swapEvent,
+			"outputevent": outputEvent, // tend_script_test.go
+			"promptevent": promptEvent,
+			"endevent":    endEvent,
+			"treehash":    treeHash,
+			"damage":      damage,
+			"age":         age,
+			"chop":        chop,
 		},
 	})
 }

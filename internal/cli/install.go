@@ -96,6 +96,9 @@ func runInstall(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.Stdout, "already installed in %s (%s settings)\n", path, scope)
 	}
 	o.status.report(a, path)
+	if err := a.installPinCommands(a.commandsDir(scope)); err != nil {
+		return err
+	}
 	if err := a.prepareStore(ctx); err != nil {
 		return err
 	}
@@ -114,6 +117,9 @@ func (a *app) installPlugin(ctx context.Context, dir string, reg claudecode.Regi
 	}
 	for _, f := range files {
 		fmt.Fprintf(a.Stdout, "wrote %s\n", f)
+	}
+	if err := a.installPinCommands(filepath.Join(dir, "commands")); err != nil {
+		return err
 	}
 	if err := a.prepareStore(ctx); err != nil {
 		return err
@@ -230,6 +236,9 @@ func runUninstall(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s\n", path)
 	} else {
 		fmt.Fprintf(a.Stdout, "removed ctxkeep's hooks from %s (backup: %s)\n", path, res.Backup)
+	}
+	if err := a.removePinCommands(scope, false); err != nil {
+		return err
 	}
 	for _, other := range a.installedScopes() {
 		if other.scope != scope {

@@ -10,14 +10,14 @@ import (
 // lists their policies with all(…), in the order they run.
 var handlers = map[string]handler{
 	"SessionStart":       all(sessionStart, restoreAfterCompact),
-	"UserPromptSubmit":   all(usageWarnings, recallOnPrompt),
+	"UserPromptSubmit":   all(pinDirectives, usageWarnings, recallOnPrompt),
 	"PreToolUse":         preToolUse,
 	"PostToolUse":        postToolUse,
 	"PostToolUseFailure": postToolUseFailure,
 	"PreCompact":         all(indexJournal, preserve),
 	"Stop":               all(indexJournal, archiveTurn),
 	"SubagentStop":       nothing,
-	"SessionEnd":         all(indexJournal, archiveTurn),
+	"SessionEnd":         all(indexJournal, archiveTurn, tendAtSessionEnd),
 }
 
 // nothing is the policy of an event that is only recorded (the dispatcher

@@ -134,7 +134,8 @@ func (c *Call) keep(ctx context.Context, it *swap.Item, sessionDir string) (stri
 		code := it.Exit
 		e.ExitCode = &code
 	}
-	return view, st.Index.AddEntry(ctx, e, info)
+	c.pendingPin(&e)
+	return view, st.AddEntry(ctx, e, info)
 }
 
 func writeCopy(path, text string) error {

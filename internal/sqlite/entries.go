@@ -45,7 +45,18 @@ const entryColumns = `id, session_id, tool_use_id, agent_id, tool, input, hash, 
 // durable on disk, in one transaction. Adding an entry again (the same id:
 // a hook retried) replaces it.
 func (db *DB) AddEntry(ctx context.Context, e Entry, b blob.Info) error {
+	return db.addEntry(ctx, e, b, nil)
+}
+
+// addEntry is AddEntry; present, when not nil, is checked inside the write
+// transaction and its error aborts it (see AddEntryChecked).
+func (db *DB) addEntry(ctx context.Context, e Entry, b blob.Info, present func() error) error {
 	return db.write(ctx, func(tx *sql.Tx) error {
+		if present != nil {
+			if err := present(); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO blobs (hash, size, stored_size, created_at) VALUES (?, ?, ?, ?)
 			 ON CONFLICT (hash) DO UPDATE SET stored_size = excluded.stored_size`,

@@ -1,0 +1,122 @@
+package prune
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
+)
+
+// BatchSize is how many outputs one transaction removes: hooks waiting for
+// the write lock wait for one batch at most.
+const BatchSize = 100
+
+// Result is what Run removed.
+type Result struct {
+	Removed []sqlite.Entry `json:"-"`
+	Entries int            `json:"entries"`
+	Blobs   int            `json:"blobs"`
+	Bytes   int64          `json:"bytes"` // stored bytes returned
+	Copies  int            `json:"copies"`
+}
+
+// Run removes the plan's outputs, a batch at a time, each in the store's
+// write order, then their readable copies. It stops between batches when
+// ctx is done; what it removed so far stays removed and a later run goes
+// on. Outputs removed or replaced since the plan was made are skipped.
+func Run(ctx context.Context, st *store.Store, plan *Plan) (Result, error) {
+	var res Result
+	es := plan.Entries()
+	for len(es) > 0 {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		batch := es[:min(BatchSize, len(es))]
+		es = es[len(batch):]
+		rm, err := st.RemoveEntries(ctx, batch)
+		res.Removed = append(res.Removed, rm.Entries...)
+		res.Entries += len(rm.Entries)
+		res.Blobs += len(rm.Freed)
+		for _, b := range rm.Freed {
+			res.Bytes += b.Stored
+		}
+		for _, e := range rm.Entries {
+			if removeCopy(e) {
+				res.Copies++
+			}
+		}
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// removeCopy deletes an entry's readable copy, and reports whether there
+// was one. Only a file named as ctxkeep names its copies, in a
+// tool-results folder, is ever removed: the path comes from the index, and
+// nothing else may be deleted through it.
+func removeCopy(e sqlite.Entry) bool {
+	p := filepath.Clean(e.CopyPath)
+	if e.CopyPath == "" || !filepath.IsAbs(p) || filepath.Base(p) != swap.CopyPrefix+e.ID+".txt" ||
+		filepath.Base(filepath.Dir(p)) != "tool-results" {
+		return false
+	}
+	return os.Remove(p) == nil
+}
+
+// Grace is how old garbage must be before it goes: a put, or a wrapped
+// command, in progress has files that look the same.
+const (
+	Grace      = time.Hour
+	SpoolGrace = 24 * time.Hour // wrapped commands may run in the background for hours
+)
+
+// File is a leftover file.
+type File struct {
+	Path    string    `json:"path"`
+	Size    int64     `json:"bytes"`
+	ModTime time.Time `json:"written_at"`
+}
+
+// SpoolLeftovers lists the files in the wrapper's spool folder written
+// before before: output of wrapped commands that neither `ctxkeep capture`
+// nor the PostToolUseFailure hook collected.
+func SpoolLeftovers(dir string, before time.Time) ([]File, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(before) {
+			continue
+		}
+		out = append(out, File{Path: filepath.Join(dir, e.Name()), Size: fi.Size(), ModTime: fi.ModTime()})
+	}
+	return out, nil
+}
+
+// RemoveFiles deletes files and returns those it deleted.
+func RemoveFiles(files []File) ([]File, error) {
+	var done []File
+	var errs []error
+	for _, f := range files {
+		if err := os.Remove(f.Path); err == nil || errors.Is(err, fs.ErrNotExist) {
+			done = append(done, f)
+		} else {
+			errs = append(errs, err)
+		}
+	}
+	return done, errors.Join(errs...)
+}

@@ -1,0 +1,132 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+)
+
+// Repaired is what Repair did with the problems of a Report.
+type Repaired struct {
+	Fixed   []string `json:"fixed"`
+	Unfixed []string `json:"unfixed"`
+}
+
+// Repair fixes the problems of r that can be fixed without losing data
+// and describes the others:
+//
+//   - a missing or corrupt blob is written again from an entry's readable
+//     copy, when one is still there and hashes right;
+//   - an entry whose blob has no row gets the row back when the blob file
+//     is intact (or can be restored from its copy);
+//   - broken SQLite indexes are rebuilt (REINDEX), FTS5 tables that fail
+//     their check are rebuilt when they keep their content.
+//
+// Nothing is deleted: garbage is prune's, and an entry whose content is
+// gone stays listed until the user removes it.
+func (s *Store) Repair(ctx context.Context, r Report) (Repaired, error) {
+	var out Repaired
+	fixed := func(format string, args ...any) { out.Fixed = append(out.Fixed, fmt.Sprintf(format, args...)) }
+	unfixed := func(format string, args ...any) { out.Unfixed = append(out.Unfixed, fmt.Sprintf(format, args...)) }
+
+	if len(r.IndexProblems) > 0 {
+		if err := s.Index.Reindex(ctx); err != nil {
+			return out, err
+		}
+		if left, err := s.Index.IntegrityCheck(ctx); err != nil {
+			return out, err
+		} else if len(left) == 0 {
+			fixed("rebuilt the index's b-tree indexes (REINDEX): integrity_check passes")
+		} else {
+			unfixed("index.db: %s (restore a copy, or rebuild it with `sqlite3 index.db .recover`)", strings.Join(left, "; "))
+		}
+	}
+	for _, p := range r.FTSProblems {
+		table, _, _ := strings.Cut(p, " ")
+		if err := s.Index.FTSCommand(ctx, table, "rebuild"); err != nil {
+			unfixed("%s: %v", p, err)
+		} else if err := s.Index.FTSCommand(ctx, table, "integrity-check"); err != nil {
+			unfixed("%s: still failing after a rebuild: %v", table, err)
+		} else {
+			fixed("rebuilt the full-text index %s", table)
+		}
+	}
+	for _, h := range append(append([]blob.Hash{}, r.Missing...), r.Corrupt...) {
+		es, err := s.Index.EntriesOfBlob(ctx, h)
+		if err != nil {
+			return out, err
+		}
+		if from, err := s.restore(h, es); err == nil {
+			fixed("blob %s: written again from %s", short(h), from)
+		} else {
+			unfixed("blob %s (entries %s): %v", short(h), ids(es), err)
+		}
+	}
+	for _, id := range r.Dangling {
+		e, err := s.Index.Entry(ctx, id)
+		if err != nil {
+			unfixed("entry %s: %v", id, err)
+			continue
+		}
+		if err := s.readd(ctx, e); err != nil {
+			unfixed("entry %s: %v", id, err)
+		} else {
+			fixed("entry %s: its blob's row is back", id)
+		}
+	}
+	return out, nil
+}
+
+// restore writes blob h again from the readable copy of one of es, and
+// returns the copy used.
+func (s *Store) restore(h blob.Hash, es []sqlite.Entry) (string, error) {
+	for _, e := range es {
+		data, err := os.ReadFile(e.CopyPath)
+		if e.CopyPath == "" || err != nil || blob.Sum(data) != h {
+			continue
+		}
+		if _, _, err := s.Blobs.Put(data); err != nil {
+			return "", err
+		}
+		return e.CopyPath, nil
+	}
+	return "", errors.New("its content is lost: no readable copy with the same SHA-256 is left")
+}
+
+// readd gives an entry whose blob has no row that row back, restoring the
+// blob from the entry's copy if the file is gone or damaged.
+func (s *Store) readd(ctx context.Context, e sqlite.Entry) error {
+	if _, err := s.Blobs.Get(e.Hash); err != nil {
+		if _, rerr := s.restore(e.Hash, []sqlite.Entry{e}); rerr != nil {
+			return fmt.Errorf("blob %s: %v; %w", short(e.Hash), err, rerr)
+		}
+	}
+	data, err := s.Blobs.Get(e.Hash)
+	if err != nil {
+		return err
+	}
+	st, err := s.Blobs.Stat(e.Hash)
+	if err != nil {
+		return err
+	}
+	info := blob.Info{Hash: e.Hash, Size: int64(len(data)), Stored: st}
+	return s.Index.AddBlobChecked(ctx, info, s.Now(), s.present(e.Hash))
+}
+
+func short(h blob.Hash) string { return string(h[:min(12, len(h))]) }
+
+func ids(es []sqlite.Entry) string {
+	if len(es) == 0 {
+		return "none"
+	}
+	names := make([]string, len(es))
+	for i, e := range es {
+		names[i] = e.ID
+	}
+	return strings.Join(names, ", ")
+}
