@@ -3,7 +3,6 @@ package archive
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -151,7 +150,20 @@ func errorLines(text string, n int) []string {
 	return out
 }
 
-var taskNumber = regexp.MustCompile(`#(\d+)`)
+// taskNumber is the N of the first "#N" in text, or "".
+func taskNumber(text string) string {
+	for i := strings.IndexByte(text, '#'); i >= 0; i = strings.IndexByte(text, '#') {
+		text = text[i+1:]
+		n := 0
+		for n < len(text) && text[n] >= '0' && text[n] <= '9' {
+			n++
+		}
+		if n > 0 {
+			return text[:n]
+		}
+	}
+	return ""
+}
 
 // taskEvent reads a task tool call. A created task's id is in its result:
 // the structured result's task.id, else "#N" in the text.
@@ -167,8 +179,8 @@ func taskEvent(call transcript.ToolCall) (TaskEvent, bool) {
 			}
 			if json.Unmarshal(call.Result.Structured, &out) == nil && out.Task.ID != "" {
 				e.ID = out.Task.ID
-			} else if m := taskNumber.FindStringSubmatch(call.Result.Text()); m != nil {
-				e.ID = m[1]
+			} else {
+				e.ID = taskNumber(call.Result.Text())
 			}
 		}
 		return e, e.ID != "" || e.Subject != ""

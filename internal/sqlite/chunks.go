@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/archive"
@@ -280,7 +281,7 @@ func ftsQuery(text string) string {
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r > 127)
 	}) {
-		if len(w) < 2 || stopwords[w] || seen[w] {
+		if len(w) < 2 || stopwords()[w] || seen[w] {
 			continue
 		}
 		seen[w] = true
@@ -289,17 +290,18 @@ func ftsQuery(text string) string {
 	return strings.Join(terms, " OR ")
 }
 
-// stopwords are left out of queries: they match nearly everything.
-var stopwords = map[string]bool{}
-
-func init() {
+// stopwords are left out of queries: they match nearly everything. Built
+// on first use, so that hook processes that never search do not pay for it.
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an and are as at be but by can could did do does for from had has have how i if in
 		into is it its me my of on or our so than that the their them then there these they this to was we were what when
 		where which who why will with would you your he she his her him been being also just about after before any all
 		some more most other such only own same too very s t don should now did does yes no not`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // ChunkSessions lists the sessions with archived chunks, latest first.
 func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {
