@@ -56,30 +56,49 @@ func SignalsFailure(line string) bool {
 	if t == "" {
 		return false
 	}
-	if strings.HasPrefix(line, "E   ") || numberedFailure(t) || goCompileError(t) {
+	// Every rule needs one of the anchors: the rules whose anchor the line
+	// lacks are not tried (a line of a Go test log holds ".go:" and little
+	// else, and would otherwise pay for some sixty searches).
+	a := anchorsIn(line)
+	if a == (anchorSet{}) {
+		return false
+	}
+	return matchesRules(line, t, a)
+}
+
+// matchesRules runs the rules whose anchor is in a on line (t trimmed).
+func matchesRules(line, t string, a anchorSet) bool {
+	r := ruleAnchors
+	if a.has(r.pytest) && strings.HasPrefix(line, "E   ") || a.has(r.numbered) && numberedFailure(t) || a.has(r.goFile) && goCompileError(t) {
 		return true // pytest detail, ExUnit/mocha "1) test", go build "x.go:3:4: …"
 	}
-	for _, p := range linePrefixes {
-		if strings.HasPrefix(t, p) {
+	for i, p := range linePrefixes {
+		if a.has(r.prefixes[i]) && strings.HasPrefix(t, p) {
 			return true
 		}
 	}
-	for _, p := range phrases {
-		if strings.Contains(t, p) {
+	for i, p := range phrases {
+		if a.has(r.phrases[i]) && strings.Contains(t, p) {
 			return true
 		}
 	}
-	for _, p := range exitPhrases {
-		if i := strings.Index(t, p); i >= 0 && nonZeroNumber(t[i+len(p):]) {
+	for i, p := range exitPhrases {
+		if !a.has(r.exits[i]) {
+			continue
+		}
+		if j := strings.Index(t, p); j >= 0 && nonZeroNumber(t[j+len(p):]) {
 			return true
 		}
 	}
-	return hasFailureWord(t) || hasErrorName(t)
+	return hasFailureWord(t, a) || hasErrorName(t, a)
 }
 
 // hasFailureWord finds one of words as a whole word, not negated.
-func hasFailureWord(t string) bool {
-	for _, w := range words {
+func hasFailureWord(t string, a anchorSet) bool {
+	for i, w := range words {
+		if !a.has(ruleAnchors.words[i]) {
+			continue
+		}
 		for i := 0; ; {
 			j := strings.Index(t[i:], w)
 			if j < 0 {
@@ -95,10 +114,15 @@ func hasFailureWord(t string) bool {
 	return false
 }
 
+var errorNameSuffixes = []string{"Error:", "Exception:", "Exception"}
+
 // hasErrorName finds exception names such as "ValueError:" or
 // "java.lang.NullPointerException".
-func hasErrorName(t string) bool {
-	for _, suffix := range []string{"Error:", "Exception:", "Exception"} {
+func hasErrorName(t string, a anchorSet) bool {
+	for k, suffix := range errorNameSuffixes {
+		if !a.has(ruleAnchors.errorNames[k]) {
+			continue
+		}
 		for i := 0; ; {
 			j := strings.Index(t[i:], suffix)
 			if j < 0 {
@@ -228,9 +252,11 @@ func candidates(text string, lines []string) []bool {
 			line++
 			continue
 		}
-		for _, a := range first[c] {
-			// Anchors are at least two bytes long; most tries end here.
-			if a[1] == text[i+1] && strings.HasPrefix(text[i:], a) {
+		if !anchorPairs[uint16(c)<<8|uint16(text[i+1])] {
+			continue // no anchor starts with these two bytes: most bytes end here
+		}
+		for _, k := range first[c] {
+			if a := anchors[k]; a[1] == text[i+1] && strings.HasPrefix(text[i:], a) {
 				marked[line] = true
 				next := strings.IndexByte(text[i:], '\n')
 				if next < 0 {
@@ -244,14 +270,44 @@ func candidates(text string, lines []string) []bool {
 	return marked
 }
 
+// anchorSet holds which anchors a line contains: bit k for anchors[k].
+type anchorSet [2]uint64
+
+// anchorsIn returns the anchors line contains.
+func anchorsIn(line string) anchorSet {
+	var s anchorSet
+	first := anchorTable()
+	for i := 0; i+1 < len(line); i++ {
+		if !anchorPairs[uint16(line[i])<<8|uint16(line[i+1])] {
+			continue
+		}
+		for _, k := range first[line[i]] {
+			if a := anchors[k]; a[1] == line[i+1] && strings.HasPrefix(line[i:], a) {
+				s[k/64] |= 1 << (k % 64)
+			}
+		}
+	}
+	return s
+}
+
+// has reports whether the set holds anchor k.
+func (s anchorSet) has(k int) bool { return s[k/64]&(1<<(k%64)) != 0 }
+
 var (
 	anchorsOnce sync.Once
 	anchors     []string
-	byFirstByte [256][]string
+	byFirstByte [256][]int    // indexes into anchors, by their first byte
+	anchorPairs [1 << 16]bool // the first two bytes of some anchor
+	// ruleAnchors gives, for every pattern of the rules, the index of an
+	// anchor it contains: a line without that anchor cannot match it.
+	ruleAnchors struct {
+		pytest, numbered, goFile                    int
+		prefixes, words, phrases, exits, errorNames []int
+	}
 )
 
 // anchorTable is anchorList indexed by first byte.
-func anchorTable() *[256][]string {
+func anchorTable() *[256][]int {
 	anchorList()
 	return &byFirstByte
 }
@@ -261,8 +317,8 @@ func anchorTable() *[256][]string {
 // ("fail" makes "failed" redundant; case matters).
 func anchorList() []string {
 	anchorsOnce.Do(func() {
-		all := []string{"E   ", ") ", ".go:", "Error:", "Exception"}
-		for _, list := range [][]string{linePrefixes, words, phrases, exitPhrases} {
+		all := []string{"E   ", ") ", ".go:"}
+		for _, list := range [][]string{errorNameSuffixes, linePrefixes, words, phrases, exitPhrases} {
 			all = append(all, list...)
 		}
 		for _, a := range all {
@@ -274,10 +330,27 @@ func anchorList() []string {
 				}
 			}
 			if !redundant && !slices.Contains(anchors, a) {
+				byFirstByte[a[0]] = append(byFirstByte[a[0]], len(anchors))
+				anchorPairs[uint16(a[0])<<8|uint16(a[1])] = true
 				anchors = append(anchors, a)
-				byFirstByte[a[0]] = append(byFirstByte[a[0]], a)
 			}
 		}
+		if len(anchors) > 128 {
+			panic("swap: more than 128 failure anchors; widen anchorSet")
+		}
+		of := func(p string) int {
+			return slices.IndexFunc(anchors, func(a string) bool { return strings.Contains(p, a) })
+		}
+		ofAll := func(ps []string) []int {
+			out := make([]int, len(ps))
+			for i, p := range ps {
+				out[i] = of(p)
+			}
+			return out
+		}
+		r := &ruleAnchors
+		r.pytest, r.numbered, r.goFile = of("E   "), of(") "), of(".go:")
+		r.prefixes, r.words, r.phrases, r.exits, r.errorNames = ofAll(linePrefixes), ofAll(words), ofAll(phrases), ofAll(exitPhrases), ofAll(errorNameSuffixes)
 	})
 	return anchors
 }

@@ -1,6 +1,7 @@
 package swap
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -133,7 +134,11 @@ func FuzzFailureLines(f *testing.F) {
 		lines := splitLines(text)
 		_, total := FailureLines(text, 5)
 		want := 0
+		every := anchorSet{^uint64(0), ^uint64(0)}
 		for _, l := range lines {
+			if tr := strings.TrimSpace(l); tr != "" && matchesRules(l, tr, every) != SignalsFailure(l) {
+				t.Fatalf("%q: the anchors change the verdict", l)
+			}
 			if SignalsFailure(l) {
 				want++
 				if !hasAnchor(l) {
@@ -145,4 +150,25 @@ func FuzzFailureLines(f *testing.F) {
 			t.Fatalf("FailureLines counts %d, the rules %d", total, want)
 		}
 	})
+}
+
+// BenchmarkFailureLines1MB: the failure-line scan of a 1 MB test log with
+// two failures, as PostToolUse runs it on every large output.
+//
+//	go test -run '^$' -bench FailureLines1MB ./internal/swap
+func BenchmarkFailureLines1MB(b *testing.B) {
+	var sb strings.Builder
+	for n := 0; sb.Len() < 1<<20; n++ {
+		fmt.Fprintf(&sb, "=== RUN   TestCase%d\n--- PASS: TestCase%d (0.00s)\n    handler_test.go:%d: request %d served in 3ms\n", n, n, n, n)
+		if n == 5000 || n == 9000 {
+			fmt.Fprintf(&sb, "--- FAIL: TestCase%d (0.01s)\n    handler_test.go:%d: got 500, want 200\n", n, n)
+		}
+	}
+	text := sb.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, n := FailureLines(text, 10); n != 2 {
+			b.Fatalf("%d failure lines", n)
+		}
+	}
 }
