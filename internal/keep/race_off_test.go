@@ -1,0 +1,5 @@
+//go:build !race
+
+package keep
+
+const raceEnabled = false
