@@ -70,7 +70,7 @@ var settings = []setting{
 		doc:   "stored outputs per session before the oldest unpinned ones go",
 		apply: func(c *Config, v int64) { c.Limits.EntriesPerSession = int(v) }},
 	{key: "limits.total_bytes", kind: bytesKind, def: "250MB", min: 1 * mb, max: 1 << 50,
-		doc:   "size of the store past which prune runs by itself (at session end), down to 90% of it",
+		doc:   "size of the store past which prune runs by itself (at the end of a turn or a session), down to 90% of it",
 		apply: func(c *Config, v int64) { c.Limits.TotalBytes = v }},
 	{key: "limits.max_output_bytes", kind: bytesKind, def: "64MB", min: 1 * kb, max: 1 << 40,
 		doc:   "largest single output stored; larger ones pass through untouched",

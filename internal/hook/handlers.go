@@ -15,7 +15,7 @@ var handlers = map[string]handler{
 	"PostToolUse":        postToolUse,
 	"PostToolUseFailure": postToolUseFailure,
 	"PreCompact":         all(indexJournal, preserve),
-	"Stop":               all(indexJournal, archiveTurn),
+	"Stop":               all(indexJournal, archiveTurn, pruneOverLimit),
 	"SubagentStop":       nothing,
 	"SessionEnd":         all(indexJournal, archiveTurn, tendAtSessionEnd),
 }

@@ -2,8 +2,10 @@ package hook
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -72,5 +74,46 @@ func TestStopSummarisesColdTasksNearCompaction(t *testing.T) {
 		if err != nil || len(cold) != c.want {
 			t.Errorf("at %d tokens: %d cold tasks (%v), want %d; log: %s", c.tokens, len(cold), err, c.want, f.log())
 		}
+	}
+}
+
+// A store past limits.total_bytes is pruned back under it at the end of a
+// turn, without waiting for the session to end.
+func TestStopPrunesAStoreOverItsLimit(t *testing.T) {
+	f := newSwapFixture(t)
+	f.vars["CTXKEEP_LIMITS_TOTAL_BYTES"] = "1MB"
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 5 {
+		raw := make([]byte, 300_000)
+		for j := range raw {
+			raw[j] = byte(r.IntN(256))
+		}
+		out := base64.StdEncoding.EncodeToString(raw) // compresses little
+		ev, _ := json.Marshal(map[string]any{
+			"session_id": session, "transcript_path": f.transcript, "cwd": "/p", "hook_event_name": "PostToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": fmt.Sprintf("cat blob%d", i)},
+			"tool_response": bash(out), "tool_use_id": fmt.Sprintf("toolu_%d", i),
+		})
+		if !strings.Contains(f.run(ev, handlers), "updatedToolOutput") {
+			t.Fatalf("output %d not swapped; log: %s", i, f.log())
+		}
+	}
+	stored := func() int64 {
+		db, err := sqlite.Open(f.dirs().IndexDB())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		n, _ := db.StoredBytes(context.Background())
+		return n
+	}
+	if before := stored(); before <= 1<<20 {
+		t.Fatalf("the store holds %d bytes: the test needs more than its 1 MB limit", before)
+	}
+	stop, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": f.transcript, "cwd": "/p",
+		"hook_event_name": "Stop", "stop_hook_active": false})
+	f.run(stop, handlers)
+	if after := stored(); after > 1<<20 || len(f.entries()) >= 5 {
+		t.Errorf("after Stop: %d bytes stored, %d entries; log: %s", after, len(f.entries()), f.log())
 	}
 }

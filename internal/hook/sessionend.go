@@ -16,7 +16,7 @@ const sessionEndLimit = 200
 // ended it for good (/clear, /exit, logout), its unpinned outputs go, and
 // its pending pins. Otherwise (-p runs end, the client quits) the store's
 // expired outputs go. Either way, a store over limits.total_bytes is
-// brought back under it: this is where prune runs by itself. It reads the
+// brought back under it (and at the end of each turn, pruneOverLimit). It reads the
 // index only (no walk of the blob folder), first with three aggregates that
 // say whether anything can be due (the usual answer being no), and removes
 // at most sessionEndLimit outputs.
@@ -39,14 +39,39 @@ func tendAtSessionEnd(ctx context.Context, c *Call) (*Reply, error) {
 			return nil, err
 		}
 	}
-	state, err := prune.Read(ctx, st.Index)
+	return nil, c.prune(ctx, opt)
+}
+
+// pruneOverLimit brings a store that has passed limits.total_bytes back
+// under it at the end of a turn, so that one long session cannot grow the
+// store without bound before it ends. Its check is one aggregate over the
+// blob rows; the work happens only past the limit.
+func pruneOverLimit(ctx context.Context, c *Call) (*Reply, error) {
+	st, err := c.Store()
 	if err != nil {
 		return nil, err
 	}
+	size, err := st.Index.StoredBytes(ctx)
+	if err != nil || size <= c.Config.Limits.TotalBytes {
+		return nil, err
+	}
+	return nil, c.prune(ctx, prune.Options{Now: c.Env.Now(), Limit: sessionEndLimit})
+}
+
+// prune plans and runs a prune of the store.
+func (c *Call) prune(ctx context.Context, opt prune.Options) error {
+	st, err := c.Store()
+	if err != nil {
+		return err
+	}
+	state, err := prune.Read(ctx, st.Index)
+	if err != nil {
+		return err
+	}
 	plan := prune.Make(state, c.Config, opt)
 	if len(plan.Items) == 0 {
-		return nil, nil
+		return nil
 	}
 	_, err = prune.Run(ctx, st, plan)
-	return nil, err
+	return err
 }
