@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,7 +183,7 @@ func (a *app) checkStore(ctx context.Context) check {
 	dir := filepath.Dir(st.Index.Path())
 	c.Detail = fmt.Sprintf("%s: index v%d, %d blobs", dir, v, rep.Rows)
 	if !rep.OK() {
-		return fail(c, fmt.Sprintf("%s; %d rows without their blob, index: %s", c.Detail, len(rep.Missing), strings.Join(rep.IndexProblems, "; ")), "")
+		return fail(c, c.Detail+"; "+problemsOf(rep), "`ctxkeep check --repair` fixes what can be fixed without losing data")
 	}
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o077 != 0 {
 		c.Status, c.Hint = statusWarn, fmt.Sprintf("%s is open to other users (mode %#o): chmod 700 it", dir, fi.Mode().Perm())
@@ -252,4 +253,24 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// problemsOf says what is wrong with the store, briefly.
+func problemsOf(r store.Report) string {
+	var out []string
+	add := func(n int, what string) {
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(len(r.Missing), "rows without their blob")
+	add(len(r.Corrupt), "blobs that do not match their hash")
+	add(len(r.Dangling), "entries whose blob has no row")
+	if len(r.IndexProblems) > 0 {
+		out = append(out, "index: "+strings.Join(r.IndexProblems, "; "))
+	}
+	if len(r.FTSProblems) > 0 {
+		out = append(out, "full-text index: "+strings.Join(r.FTSProblems, "; "))
+	}
+	return strings.Join(out, ", ")
 }
