@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/ctxkeep/ctxkeep/internal/rawjson"
 )
 
 // Env returns the "env" object of a settings file's content: the
@@ -14,21 +16,21 @@ func Env(settings []byte) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw := doc.top.get("env")
+	raw := doc.top.Get("env")
 	if raw == nil {
 		return map[string]string{}, nil
 	}
-	obj, err := parseObject(raw)
+	obj, err := rawjson.ParseObject(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%w: \"env\" is %v", ErrMalformed, err)
 	}
 	out := make(map[string]string, len(obj))
 	for _, m := range obj {
 		var s string
-		if json.Unmarshal(m.value, &s) != nil {
-			s = string(m.value)
+		if json.Unmarshal(m.Value, &s) != nil {
+			s = string(m.Value)
 		}
-		out[m.name] = s
+		out[m.Name] = s
 	}
 	return out, nil
 }
@@ -41,30 +43,30 @@ func SetEnv(settings []byte, name, value string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if doc.top.count("env") > 1 {
+	if doc.top.Count("env") > 1 {
 		return nil, false, fmt.Errorf("%w: \"env\" appears more than once", ErrMalformed)
 	}
-	env := object{}
-	if raw := doc.top.get("env"); raw != nil {
-		if env, err = parseObject(raw); err != nil {
+	env := rawjson.Object{}
+	if raw := doc.top.Get("env"); raw != nil {
+		if env, err = rawjson.ParseObject(raw); err != nil {
 			return nil, false, fmt.Errorf("%w: \"env\" is %v", ErrMalformed, err)
 		}
 	}
-	i := env.find(name)
+	i := env.Find(name)
 	switch {
 	case value == "" && i < 0:
 		return settings, false, nil
 	case value == "":
 		env = slices.Delete(env, i, i+1)
-	case i >= 0 && sameJSON(env[i].value, encode(value)):
+	case i >= 0 && sameJSON(env[i].Value, rawjson.Encode(value)):
 		return settings, false, nil
 	case i >= 0:
-		env[i].value = encode(value)
+		env[i].Value = rawjson.Encode(value)
 	default:
-		env = append(env, newMember(name, encode(value)))
+		env = append(env, rawjson.NewMember(name, rawjson.Encode(value)))
 	}
 	if len(env) == 0 {
 		return setMember(settings, doc.top, "env", nil)
 	}
-	return setMember(settings, doc.top, "env", env.marshal())
+	return setMember(settings, doc.top, "env", env.Marshal())
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/rawjson"
 )
 
 // FuzzAddRemove installs and uninstalls on arbitrary content. It must never
@@ -79,7 +81,7 @@ func roundTrips(in []byte) bool {
 		return false
 	}
 	for _, s := range testReg.Hooks {
-		if events, _ := parseArray(doc.hooks.get(s.Event)); events != nil && len(events) == 0 {
+		if events, _ := rawjson.ParseArray(doc.hooks.Get(s.Event)); events != nil && len(events) == 0 {
 			return false
 		}
 	}

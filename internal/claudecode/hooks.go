@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/ctxkeep/ctxkeep/internal/rawjson"
 )
 
 // HookSpec is one handler ctxkeep wants Claude Code to run.
@@ -65,7 +67,7 @@ func FindHooks(settings []byte) ([]Found, error) {
 	}
 	var found []Found
 	for _, ev := range doc.hooks {
-		groups, _ := parseArray(ev.value)
+		groups, _ := rawjson.ParseArray(ev.Value)
 		for _, raw := range groups {
 			g, ok := parseGroup(raw)
 			if !ok {
@@ -73,7 +75,7 @@ func FindHooks(settings []byte) ([]Found, error) {
 			}
 			for _, h := range g.handlers {
 				if cmd, timeout, ok := ctxkeepHandler(h); ok {
-					found = append(found, Found{Event: ev.name, Matcher: g.matcher, Command: cmd, Timeout: timeout})
+					found = append(found, Found{Event: ev.Name, Matcher: g.matcher, Command: cmd, Timeout: timeout})
 				}
 			}
 		}
@@ -131,7 +133,7 @@ func (p plan) handler(s HookSpec) handler {
 }
 
 func (p plan) group(s HookSpec) json.RawMessage {
-	return encode(group{Matcher: s.Matcher, Hooks: []handler{p.handler(s)}})
+	return rawjson.Encode(group{Matcher: s.Matcher, Hooks: []handler{p.handler(s)}})
 }
 
 // editSettings applies p to a settings file's content.
@@ -145,16 +147,16 @@ func editSettings(data []byte, p plan) ([]byte, bool, error) {
 		return data, false, nil
 	}
 	top := doc.top
-	switch i := top.find("hooks"); {
+	switch i := top.Find("hooks"); {
 	case i < 0:
-		top = append(top, newMember("hooks", hooks.marshal()))
+		top = append(top, rawjson.NewMember("hooks", hooks.Marshal()))
 	case len(hooks) == 0:
 		top = slices.Delete(top, i, i+1)
 	default:
-		top[i].value = hooks.marshal()
+		top[i].Value = hooks.Marshal()
 	}
 	if !twoSpaceIndented(data) {
-		out, err := format(top.marshal(), usesCRLF(data))
+		out, err := format(top.Marshal(), usesCRLF(data))
 		return out, err == nil, err
 	}
 	out, err := formatKeeping(top, "hooks", usesCRLF(data))
@@ -163,21 +165,21 @@ func editSettings(data []byte, p plan) ([]byte, bool, error) {
 
 // editHooks brings each event of the hooks object in line with the plan.
 // Events keep their order; new ones go at the end.
-func (p plan) editHooks(hooks object) (object, bool) {
-	out := make(object, 0, len(hooks)+len(p.events))
+func (p plan) editHooks(hooks rawjson.Object) (rawjson.Object, bool) {
+	out := make(rawjson.Object, 0, len(hooks)+len(p.events))
 	changed := false
 	for _, ev := range hooks {
-		value, edited := p.editEvent(ev.name, ev.value)
+		value, edited := p.editEvent(ev.Name, ev.Value)
 		changed = changed || edited
 		if value != nil {
-			ev.value = value
+			ev.Value = value
 			out = append(out, ev)
 		}
 	}
 	for _, name := range p.events {
-		if hooks.find(name) < 0 {
+		if hooks.Find(name) < 0 {
 			value, _ := p.editEvent(name, json.RawMessage("[]"))
-			out = append(out, newMember(name, value))
+			out = append(out, rawjson.NewMember(name, value))
 			changed = true
 		}
 	}
@@ -188,7 +190,7 @@ func (p plan) editHooks(hooks object) (object, bool) {
 // not already present get a new group each, at the end. It returns nil when
 // the event is left with no group.
 func (p plan) editEvent(event string, raw json.RawMessage) (json.RawMessage, bool) {
-	groups, _ := parseArray(raw) // checked by parseSettings
+	groups, _ := rawjson.ParseArray(raw) // checked by parseSettings
 	pending := slices.Clone(p.specs[event])
 	out := make([]json.RawMessage, 0, len(groups)+len(pending))
 	changed := false
@@ -209,7 +211,7 @@ func (p plan) editEvent(event string, raw json.RawMessage) (json.RawMessage, boo
 	case len(out) == 0:
 		return nil, true
 	default:
-		return marshalArray(out), true
+		return rawjson.MarshalArray(out), true
 	}
 }
 
@@ -234,7 +236,7 @@ func (p plan) editGroup(raw json.RawMessage, pending *[]HookSpec) (json.RawMessa
 			changed = true
 			continue
 		}
-		if want := encode(p.handler(spec)); !sameJSON(h, want) {
+		if want := rawjson.Encode(p.handler(spec)); !sameJSON(h, want) {
 			h = want
 			changed = true
 		}
@@ -246,8 +248,8 @@ func (p plan) editGroup(raw json.RawMessage, pending *[]HookSpec) (json.RawMessa
 	case len(out) == 0:
 		return nil, true
 	default:
-		g.obj[g.hooksAt].value = marshalArray(out)
-		return g.obj.marshal(), true
+		g.obj[g.hooksAt].Value = rawjson.MarshalArray(out)
+		return g.obj.Marshal(), true
 	}
 }
 
@@ -269,7 +271,7 @@ func take(pending *[]HookSpec, g matcherGroup) (HookSpec, bool) {
 // shape, {"matcher": "…", "hooks": […]}. Elements of any other shape are not
 // ctxkeep's, and are kept as they are.
 type matcherGroup struct {
-	obj       object
+	obj       rawjson.Object
 	hooksAt   int // index of "hooks" in obj
 	handlers  []json.RawMessage
 	matcher   string
@@ -277,18 +279,18 @@ type matcherGroup struct {
 }
 
 func parseGroup(raw json.RawMessage) (matcherGroup, bool) {
-	obj, err := parseObject(raw)
+	obj, err := rawjson.ParseObject(raw)
 	if err != nil {
 		return matcherGroup{}, false
 	}
-	g := matcherGroup{obj: obj, hooksAt: obj.find("hooks"), matcherOK: true}
+	g := matcherGroup{obj: obj, hooksAt: obj.Find("hooks"), matcherOK: true}
 	if g.hooksAt < 0 {
 		return matcherGroup{}, false
 	}
-	if g.handlers, err = parseArray(obj[g.hooksAt].value); err != nil {
+	if g.handlers, err = rawjson.ParseArray(obj[g.hooksAt].Value); err != nil {
 		return matcherGroup{}, false
 	}
-	if m := obj.get("matcher"); m != nil {
+	if m := obj.Get("matcher"); m != nil {
 		g.matcherOK = json.Unmarshal(m, &g.matcher) == nil
 	}
 	return g, true

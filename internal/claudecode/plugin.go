@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/rawjson"
 )
 
 const pluginName = "ctxkeep"
@@ -51,7 +52,7 @@ func WritePlugin(dir string, reg Registration, version string) ([]string, error)
 			Version:     version,
 			Description: "Keeps Claude Code's context lean and makes compaction lossless",
 		}},
-		{hooksPath, pluginHooks{Description: "ctxkeep's hook handlers", Hooks: hooks.marshal()}},
+		{hooksPath, pluginHooks{Description: "ctxkeep's hook handlers", Hooks: hooks.Marshal()}},
 	}
 	var written []string
 	for _, f := range files {
@@ -64,7 +65,7 @@ func WritePlugin(dir string, reg Registration, version string) ([]string, error)
 }
 
 func writeJSONFile(path string, doc any) error {
-	data, err := format(encode(doc), false)
+	data, err := format(rawjson.Encode(doc), false)
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/ctxkeep/ctxkeep/internal/rawjson"
 )
 
 // settings is a parsed settings file: its top-level members and the hooks
 // object among them, whose events are all arrays, each named once.
 type settings struct {
-	top   object
-	hooks object // nil when there is no "hooks"
+	top   rawjson.Object
+	hooks rawjson.Object // nil when there is no "hooks"
 }
 
 // parseSettings parses a settings file's content, or explains, wrapping
@@ -18,35 +20,35 @@ type settings struct {
 // an empty object, as for a missing file.
 func parseSettings(data []byte) (settings, error) {
 	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 { // JSON's spaces only
-		return settings{top: object{}}, nil
+		return settings{top: rawjson.Object{}}, nil
 	}
 	if err := checkSyntax(data); err != nil {
 		return settings{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	top, err := parseObject(data)
+	top, err := rawjson.ParseObject(data)
 	if err != nil {
 		return settings{}, fmt.Errorf("%w: the top level is %v", ErrMalformed, err)
 	}
 	// Of repeated keys, a JSON parser keeps one (JSON.parse: the last).
 	// Editing that one could bring another back to life, and the user
 	// surely did not mean to have two, so ctxkeep asks them to fix it.
-	if top.count("hooks") > 1 {
+	if top.Count("hooks") > 1 {
 		return settings{}, fmt.Errorf("%w: \"hooks\" appears more than once", ErrMalformed)
 	}
-	raw := top.get("hooks")
+	raw := top.Get("hooks")
 	if raw == nil {
 		return settings{top: top}, nil
 	}
-	hooks, err := parseObject(raw)
+	hooks, err := rawjson.ParseObject(raw)
 	if err != nil {
 		return settings{}, fmt.Errorf("%w: \"hooks\" is %v", ErrMalformed, err)
 	}
 	for _, ev := range hooks {
-		if hooks.count(ev.name) > 1 {
-			return settings{}, fmt.Errorf("%w: \"hooks\".%q appears more than once", ErrMalformed, ev.name)
+		if hooks.Count(ev.Name) > 1 {
+			return settings{}, fmt.Errorf("%w: \"hooks\".%q appears more than once", ErrMalformed, ev.Name)
 		}
-		if _, err := parseArray(ev.value); err != nil {
-			return settings{}, fmt.Errorf("%w: \"hooks\".%q is %v", ErrMalformed, ev.name, err)
+		if _, err := rawjson.ParseArray(ev.Value); err != nil {
+			return settings{}, fmt.Errorf("%w: \"hooks\".%q is %v", ErrMalformed, ev.Name, err)
 		}
 	}
 	return settings{top: top, hooks: hooks}, nil
@@ -71,7 +73,7 @@ func format(doc json.RawMessage, crlf bool) ([]byte, error) {
 // copied as the user wrote it, so that the diff of an install touches only
 // the hooks. It is for files indented with two spaces, where a member's raw
 // value already sits at the right depth.
-func formatKeeping(top object, edited string, crlf bool) ([]byte, error) {
+func formatKeeping(top rawjson.Object, edited string, crlf bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("{")
 	for i, m := range top {
@@ -79,10 +81,10 @@ func formatKeeping(top object, edited string, crlf bool) ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n  ")
-		b.Write(m.key)
+		b.Write(m.Key)
 		b.WriteString(": ")
-		value := bytes.ReplaceAll(m.value, []byte("\r\n"), []byte("\n"))
-		if m.name == edited {
+		value := bytes.ReplaceAll(m.Value, []byte("\r\n"), []byte("\n"))
+		if m.Name == edited {
 			var ind bytes.Buffer
 			if err := json.Indent(&ind, value, "  ", "  "); err != nil {
 				return nil, fmt.Errorf("claudecode: formatting settings: %w", err)

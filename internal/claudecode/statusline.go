@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/ctxkeep/ctxkeep/internal/rawjson"
 )
 
 // ErrStatusLineTaken is returned by SetStatusLine when the settings
@@ -26,7 +28,7 @@ func StatusLine(settings []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return statusCommand(doc.top.get("statusLine")), nil
+	return statusCommand(doc.top.Get("statusLine")), nil
 }
 
 func statusCommand(raw json.RawMessage) string {
@@ -50,11 +52,12 @@ func SetStatusLine(settings []byte, command string, force bool) ([]byte, bool, e
 	if err != nil {
 		return nil, false, err
 	}
-	want := encode(struct {
+	want := rawjson.Encode(struct {
 		Type    string `json:"type"`
 		Command string `json:"command"`
 	}{"command", command})
-	old := doc.top.get("statusLine")
+
+	old := doc.top.Get("statusLine")
 	if old != nil && sameJSON(old, want) {
 		return settings, false, nil
 	}
@@ -75,7 +78,7 @@ func RemoveStatusLine(settings []byte) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if !IsCtxkeepStatusLine(statusCommand(doc.top.get("statusLine"))) {
+	if !IsCtxkeepStatusLine(statusCommand(doc.top.Get("statusLine"))) {
 		return settings, false, nil
 	}
 	return setMember(settings, doc.top, "statusLine", nil)
@@ -84,21 +87,21 @@ func RemoveStatusLine(settings []byte) ([]byte, bool, error) {
 // setMember sets (or, with a nil value, removes) one top-level member and
 // writes the file back the way editSettings does: the other members as
 // they were written when the file is indented like Claude Code's.
-func setMember(data []byte, top object, name string, value json.RawMessage) ([]byte, bool, error) {
-	i := top.find(name)
+func setMember(data []byte, top rawjson.Object, name string, value json.RawMessage) ([]byte, bool, error) {
+	i := top.Find(name)
 	switch {
 	case value == nil && i < 0:
 		return data, false, nil
 	case value == nil:
 		top = slices.Delete(slices.Clone(top), i, i+1)
 	case i < 0:
-		top = append(slices.Clone(top), newMember(name, value))
+		top = append(slices.Clone(top), rawjson.NewMember(name, value))
 	default:
 		top = slices.Clone(top)
-		top[i].value = value
+		top[i].Value = value
 	}
 	if !twoSpaceIndented(data) {
-		out, err := format(top.marshal(), usesCRLF(data))
+		out, err := format(top.Marshal(), usesCRLF(data))
 		return out, err == nil, err
 	}
 	out, err := formatKeeping(top, name, usesCRLF(data))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/ctxkeep/ctxkeep/internal/rawjson"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -52,9 +53,9 @@ func (p *Plan) rewrite(i int) ([]byte, error) {
 	if start < 0 || end <= start {
 		return nil, errNotObject
 	}
-	body, err := edit(raw[start:end], func(o object) (object, error) {
+	body, err := edit(raw[start:end], func(o rawjson.Object) (rawjson.Object, error) {
 		if parent, ok := p.parent[i]; ok {
-			o = o.set("parentUuid", nullable(parent))
+			o = o.Set("parentUuid", nullable(parent))
 		}
 		if len(p.blocks[i]) == 0 {
 			return o, nil
@@ -71,19 +72,19 @@ func nullable(uuid string) json.RawMessage {
 	if uuid == "" {
 		return json.RawMessage("null")
 	}
-	return encode(uuid)
+	return rawjson.Encode(uuid)
 }
 
 // rewriteContent applies the block actions of line i to its message's
 // content, and gives a line whose results all became stubs the stubs as
 // its toolUseResult too (the client accepts a string there, and keeps the
 // structured output there otherwise: as large as the result).
-func (p *Plan) rewriteContent(i int, o object) (object, error) {
-	msg, err := parseObject(o.get("message"))
+func (p *Plan) rewriteContent(i int, o rawjson.Object) (rawjson.Object, error) {
+	msg, err := rawjson.ParseObject(o.Get("message"))
 	if err != nil {
 		return nil, fmt.Errorf("message: %w", err)
 	}
-	blocks, err := parseArray(msg.get("content"))
+	blocks, err := rawjson.ParseArray(msg.Get("content"))
 	if err != nil {
 		return nil, fmt.Errorf("message.content: %w", err)
 	}
@@ -100,7 +101,7 @@ func (p *Plan) rewriteContent(i int, o object) (object, error) {
 			continue
 		case a.stub != nil:
 			text := a.stub.Text()
-			if blk, err = edit(blk, func(b object) (object, error) { return b.set("content", encode(text)), nil }); err != nil {
+			if blk, err = edit(blk, func(b rawjson.Object) (rawjson.Object, error) { return b.Set("content", rawjson.Encode(text)), nil }); err != nil {
 				return nil, err
 			}
 			stubs = append(stubs, text)
@@ -108,12 +109,12 @@ func (p *Plan) rewriteContent(i int, o object) (object, error) {
 		kept = append(kept, blk)
 	}
 	if len(kept) == 0 {
-		kept = append(kept, encode(map[string]string{"type": "text",
+		kept = append(kept, rawjson.Encode(map[string]string{"type": "text",
 			"text": "[ctxkeep purge] A tool result whose call is no longer in the conversation was removed here."}))
 	}
-	o = o.set("message", msg.set("content", marshalArray(kept)).marshal())
-	if len(stubs) > 0 && len(stubs) == results && o.get("toolUseResult") != nil {
-		o = o.set("toolUseResult", encode(joinStubs(stubs)))
+	o = o.Set("message", msg.Set("content", rawjson.MarshalArray(kept)).Marshal())
+	if len(stubs) > 0 && len(stubs) == results && o.Get("toolUseResult") != nil {
+		o = o.Set("toolUseResult", rawjson.Encode(joinStubs(stubs)))
 	}
 	return o, nil
 }
@@ -174,15 +175,15 @@ func syntheticResult(session string, use *transcript.Record, call transcript.Too
 		Message: message{Role: "user", Content: []result{{ToolUseID: call.ID, Type: transcript.BlockToolResult,
 			Content: MissingResultText, IsError: true}}},
 	}
-	return encode(line)
+	return rawjson.Encode(line)
 }
 
 func rawField(raw []byte, key string) json.RawMessage {
-	o, err := parseObject(bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))))
+	o, err := rawjson.ParseObject(bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))))
 	if err != nil {
 		return nil
 	}
-	return o.get(key)
+	return o.Get(key)
 }
 
 func stringField(raw []byte, key string) string {
