@@ -150,6 +150,19 @@ func (s *Store) Remove(h Hash) error {
 // Walk calls fn for every blob file, with its on-disk size. Leftover temp
 // files from interrupted puts are skipped (they are garbage, see Clean).
 func (s *Store) Walk(fn func(h Hash, stored int64) error) error {
+	return s.walkFiles(func(fan, name string, fi fs.FileInfo) error {
+		name, ok := strings.CutSuffix(name, ".zst")
+		h, err := ParseHash(fan + name)
+		if !ok || err != nil {
+			return nil
+		}
+		return fn(h, fi.Size())
+	})
+}
+
+// walkFiles calls fn for every file in the fan-out folders, with its
+// folder's name (two hex digits). Files removed meanwhile are skipped.
+func (s *Store) walkFiles(fn func(fan, name string, fi fs.FileInfo) error) error {
 	fans, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -166,16 +179,11 @@ func (s *Store) Walk(fn func(h Hash, stored int64) error) error {
 			return err
 		}
 		for _, f := range files {
-			name, ok := strings.CutSuffix(f.Name(), ".zst")
-			h, herr := ParseHash(fan.Name() + name)
-			if !ok || herr != nil {
-				continue
-			}
 			fi, err := f.Info()
 			if err != nil {
-				continue // removed meanwhile
+				continue // renamed or removed meanwhile
 			}
-			if err := fn(h, fi.Size()); err != nil {
+			if err := fn(fan.Name(), f.Name(), fi); err != nil {
 				return err
 			}
 		}

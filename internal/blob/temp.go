@@ -20,36 +20,12 @@ type Temp struct {
 // WalkTemps calls fn for every leftover temporary file. A Put in progress
 // has one too: callers remove only those older than any Put can take.
 func (s *Store) WalkTemps(fn func(Temp) error) error {
-	fans, err := os.ReadDir(s.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, fan := range fans {
-		if !fan.IsDir() || len(fan.Name()) != 2 {
-			continue
+	return s.walkFiles(func(fan, name string, fi fs.FileInfo) error {
+		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") {
+			return nil
 		}
-		dir := filepath.Join(s.dir, fan.Name())
-		files, err := os.ReadDir(dir)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if !strings.HasPrefix(f.Name(), ".") || !strings.Contains(f.Name(), ".tmp-") {
-				continue
-			}
-			fi, err := f.Info()
-			if err != nil {
-				continue // renamed or removed meanwhile
-			}
-			if err := fn(Temp{Path: filepath.Join(dir, f.Name()), Size: fi.Size(), ModTime: fi.ModTime()}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return fn(Temp{Path: filepath.Join(s.dir, fan, name), Size: fi.Size(), ModTime: fi.ModTime()})
+	})
 }
 
 // ModTime returns when blob h was written.
