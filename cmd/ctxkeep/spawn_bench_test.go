@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/testbin"
 )
 
@@ -154,7 +155,7 @@ func swapPayload(i int, session, transcript string) []byte {
 //	go test -run '^$' -bench HookPreCompact -benchtime 40x ./cmd/ctxkeep
 func BenchmarkHookPreCompact(b *testing.B) {
 	const session = "4d5611e5-241a-462a-8d15-5122611a9569" // 3.16 MB, 1,512 lines
-	data, err := os.ReadFile("../../../shared/data/cc-sessions-spotter/" + session + ".jsonl")
+	data, err := os.ReadFile(realdata.Path("cc-sessions-spotter/" + session + ".jsonl"))
 	if err != nil {
 		b.Skip("spotter session not found:", err)
 	}

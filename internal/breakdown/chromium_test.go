@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 )
 
 var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/context.png from a real session")
@@ -58,7 +60,7 @@ var consoleProblem = regexp.MustCompile(`(?i)CONSOLE.*(error|uncaught)|Uncaught|
 // -update-screenshot it becomes docs/context.png.
 func TestHTMLInChromium(t *testing.T) {
 	bin := chromium(t)
-	file := filepath.Join(spotter, "258c7280-ae70-4798-800f-63464d01a85d.jsonl")
+	file := realdata.Path("cc-sessions-spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl")
 	if _, err := os.Stat(file); err != nil {
 		t.Skipf("spotter session not found: %v", err)
 	}

@@ -8,22 +8,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
-// spotter holds real Claude Code sessions (2.1.38/39), five of them with
-// one compaction each (shared/data/PROVENANCE.md §1).
-const spotter = "../../../shared/data/cc-sessions-spotter"
-
-func spotterFiles(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(spotter, "*.jsonl"))
-	if len(files) == 0 {
-		t.Skipf("no spotter sessions under %s", spotter)
-	}
-	return files
-}
+var spotterFiles = realdata.SpotterAll
 
 // byteCounter counts one token per byte: exact and independent of any
 // tokenizer, so that token figures can be checked too.

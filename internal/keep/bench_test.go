@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 )
 
 // BenchmarkArchive archives the five long spotter sessions from scratch,
@@ -41,7 +43,7 @@ func BenchmarkArchive(b *testing.B) {
 //
 //	go test -run '^$' -bench PreserveAfterStop -benchtime 20x ./internal/keep
 func BenchmarkPreserveAfterStop(b *testing.B) {
-	f := filepath.Join(spotter, "4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
+	f := realdata.Path("cc-sessions-spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
 	if _, err := os.Stat(f); err != nil {
 		b.Skip(err)
 	}

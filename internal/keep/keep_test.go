@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -27,15 +28,7 @@ func newStore(t testing.TB) *store.Store {
 	return store.New(blob.New(filepath.Join(dir, "blobs")), db)
 }
 
-const spotter = "../../../shared/data/cc-sessions-spotter"
-
-func spotterSessions(t testing.TB) []string {
-	paths, _ := filepath.Glob(filepath.Join(spotter, "*-*-*-*-*.jsonl"))
-	if len(paths) != 5 {
-		t.Skipf("spotter sessions not found at %s", spotter)
-	}
-	return paths
-}
+var spotterSessions = realdata.Spotter
 
 // Archiving a session while it grows (here: at every 300th line, as Stop
 // would) gives exactly the chunks one archive of the whole file gives.

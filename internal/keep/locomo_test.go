@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
-const locomoPath = "../../../shared/data/locomo/locomo10.json"
+var locomoPath = realdata.Path("locomo/locomo10.json")
 
 type locomo []struct {
 	SampleID     string                     `json:"sample_id"`

@@ -10,23 +10,13 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-// spotter holds five real Claude Code sessions (2.1.38/2.1.39), each with
-// one compaction (shared/data/PROVENANCE.md §1).
-const spotter = "../../../shared/data/cc-sessions-spotter"
-
-func spotterSessions(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(spotter, "*-*-*-*-*.jsonl"))
-	if len(files) == 0 {
-		t.Skipf("real sessions not found at %s", spotter)
-	}
-	return files
-}
+var spotterSessions = realdata.Spotter
 
 // On real sessions: the result is well formed, every stub names content
 // whose SHA-256 is the original result's, every line purge did not mean to

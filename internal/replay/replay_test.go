@@ -8,19 +8,11 @@ import (
 	"testing"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
-const spotter = "../../../shared/data/cc-sessions-spotter"
-
-// spotterSessions are the five long real sessions (PROVENANCE.md §1).
-func spotterSessions(t testing.TB) []string {
-	paths, _ := filepath.Glob(filepath.Join(spotter, "*-*-*-*-*.jsonl"))
-	if len(paths) != 5 {
-		t.Skipf("the spotter sessions are not at %s (found %d)", spotter, len(paths))
-	}
-	return paths
-}
+var spotterSessions = realdata.Spotter
 
 // TestFailureLinesSurviveInViews: for every output of the five spotter
 // sessions that the policy swaps out, the view lists its failure lines in

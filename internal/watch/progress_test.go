@@ -8,21 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-// spotter holds real sessions, each with one compaction
-// (shared/data/PROVENANCE.md §1).
-const spotter = "../../../shared/data/cc-sessions-spotter"
-
-func spotterFiles(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(spotter, "*.jsonl"))
-	if len(files) == 0 {
-		t.Skipf("no spotter sessions under %s", spotter)
-	}
-	return files
-}
+var spotterFiles = realdata.SpotterAll
 
 func assistant(id string, total int) string {
 	return fmt.Sprintf(`{"type":"assistant","uuid":"u-%s","timestamp":"2026-11-21T10:00:00Z","message":{"id":%q,"model":"claude-opus-5-5","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":%d,"output_tokens":5}}}`,

@@ -1,0 +1,39 @@
+// Package realdata is test support: it finds the real public transcripts
+// and datasets that tests and benchmarks replay, in shared/data beside the
+// repository (its PROVENANCE.md says where each comes from). When they are
+// not there, the calling test is skipped, never failed.
+package realdata
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Path is the absolute path of rel under shared/data.
+func Path(rel string) string {
+	_, file, _, _ := runtime.Caller(0) // <repo>/internal/realdata/realdata.go
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", rel)
+}
+
+// Spotter returns the five long spotter sessions (client 2.1.38/2.1.39,
+// each with one compaction), or skips t.
+func Spotter(t testing.TB) []string {
+	t.Helper()
+	paths, _ := filepath.Glob(Path("cc-sessions-spotter/*-*-*-*-*.jsonl"))
+	if len(paths) != 5 {
+		t.Skipf("the five spotter sessions are not in %s (found %d)", Path("cc-sessions-spotter"), len(paths))
+	}
+	return paths
+}
+
+// SpotterAll returns every spotter transcript, the short ones included,
+// or skips t.
+func SpotterAll(t testing.TB) []string {
+	t.Helper()
+	paths, _ := filepath.Glob(Path("cc-sessions-spotter/*.jsonl"))
+	if len(paths) == 0 {
+		t.Skipf("no spotter sessions in %s", Path("cc-sessions-spotter"))
+	}
+	return paths
+}
