@@ -305,18 +305,5 @@ var stopwords = sync.OnceValue(func() map[string]bool {
 
 // ChunkSessions lists the sessions with archived chunks, latest first.
 func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT session_id FROM chunks GROUP BY session_id ORDER BY max(ts_end) DESC`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return db.strings(ctx, `SELECT session_id FROM chunks GROUP BY session_id ORDER BY max(ts_end) DESC`)
 }

@@ -150,18 +150,5 @@ func nullTime(t time.Time) any {
 // EntrySessions lists the sessions that have entries, the one with the
 // latest entry first.
 func (db *DB) EntrySessions(ctx context.Context) ([]string, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT session_id FROM entries GROUP BY session_id ORDER BY max(created_at) DESC`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return db.strings(ctx, `SELECT session_id FROM entries GROUP BY session_id ORDER BY max(created_at) DESC`)
 }

@@ -5,27 +5,20 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"slices"
 )
 
 // IntegrityCheck runs SQLite's full integrity_check (every page, every
 // index entry) and returns what it found; nil means "ok".
 func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
-	rows, err := db.sql.QueryContext(ctx, "PRAGMA integrity_check(100)")
+	found, err := db.strings(ctx, "PRAGMA integrity_check(100)")
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var problems []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		if s != "ok" {
-			problems = append(problems, s)
-		}
+	if found = slices.DeleteFunc(found, func(s string) bool { return s == "ok" }); len(found) == 0 {
+		return nil, nil
 	}
-	return problems, rows.Err()
+	return found, nil
 }
 
 // Reindex rebuilds every index from its table: the repair for index

@@ -229,3 +229,21 @@ func (db *DB) QuickCheck(ctx context.Context) error {
 	}
 	return nil
 }
+
+// strings runs a query of one text column and returns its values.
+func (db *DB) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := db.sql.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
