@@ -26,21 +26,12 @@ import (
 //	go test -run '^$' -bench HookSpawn -benchtime 400x ./cmd/ctxkeep
 func BenchmarkHookSpawn(b *testing.B) {
 	hook := testbin.Path(b)
-	floor := filepath.Join(b.TempDir(), "floor")
-	build := exec.Command("go", "build", "-o", floor, "./testdata/floor")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build floor: %v\n%s", err, out)
-	}
+	floor := buildFloor(b)
 	post := readFile(b, "../../internal/hook/testdata/events/real/PostToolUse.Bash.json")
 	stop := readFile(b, "../../internal/hook/testdata/events/real/Stop.json")
 	home := b.TempDir()
 	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	migrate := exec.Command(hook, "stats")
-	migrate.Env = env
-	if out, err := migrate.CombinedOutput(); err != nil {
-		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
-	}
+	migrate(b, hook, env)
 	programs := []struct {
 		name    string
 		argv    []string
@@ -76,6 +67,27 @@ func BenchmarkHookSpawn(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// buildFloor builds the floor: a Go program that reads stdin and exits,
+// static like ctxkeep.
+func buildFloor(b *testing.B) string {
+	floor := filepath.Join(b.TempDir(), "floor")
+	build := exec.Command("go", "build", "-o", floor, "./testdata/floor")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build floor: %v\n%s", err, out)
+	}
+	return floor
+}
+
+// migrate prepares the store of env's CTXKEEP_HOME, as install does.
+func migrate(b *testing.B, bin string, env []string) {
+	cmd := exec.Command(bin, "stats")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
+	}
+}
+
 func readFile(b *testing.B, path string) []byte {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -100,11 +112,7 @@ func BenchmarkHookSwap1MB(b *testing.B) {
 	hook := testbin.Path(b)
 	home := b.TempDir()
 	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	migrate := exec.Command(hook, "stats")
-	migrate.Env = env
-	if out, err := migrate.CombinedOutput(); err != nil {
-		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
-	}
+	migrate(b, hook, env)
 	projects := filepath.Join(home, "projects", "-p")
 	os.MkdirAll(projects, 0o700)
 	session := "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
@@ -162,11 +170,7 @@ func BenchmarkHookPreCompact(b *testing.B) {
 	hook := testbin.Path(b)
 	home, project := b.TempDir(), b.TempDir()
 	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	migrate := exec.Command(hook, "stats")
-	migrate.Env = env
-	if out, err := migrate.CombinedOutput(); err != nil {
-		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
-	}
+	migrate(b, hook, env)
 	transcript := filepath.Join(home, "projects", "-p", session+".jsonl")
 	os.MkdirAll(filepath.Dir(transcript), 0o700)
 	if err := os.WriteFile(transcript, data, 0o600); err != nil {

@@ -27,21 +27,14 @@ import (
 // go test -run '^$' -bench Statusline -benchtime 50x ./cmd/ctxkeep
 func BenchmarkStatusline(b *testing.B) {
 	bin := testbin.Path(b)
-	floor := filepath.Join(b.TempDir(), "floor")
-	build := exec.Command("go", "build", "-o", floor, "./testdata/floor")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build floor: %v\n%s", err, out)
-	}
+	floor := buildFloor(b)
 	mb := 500
 	if v, err := strconv.Atoi(os.Getenv("CTXKEEP_BENCH_MB")); err == nil && v > 0 {
 		mb = v
 	}
 	home := b.TempDir()
 	env := []string{"CTXKEEP_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	if out, err := command(bin, env, nil, "stats").CombinedOutput(); err != nil { // migrates the index
-		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
-	}
+	migrate(b, bin, env)
 	session := "5e5a1d2c-0b7e-4f4a-9a51-3c2d1e0f9a8b"
 	path := filepath.Join(home, session+".jsonl")
 	size := syntheticTranscript(b, path, int64(mb)<<20)
