@@ -15,8 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/testbin"
@@ -53,12 +52,11 @@ func TestPruneAndCheckWhileHooksWrite(t *testing.T) {
 		outputs[i] = strings.Repeat(fmt.Sprintf("output %d: a line that is long enough ... ok\n", i), 300)
 	}
 
-	db, err := sqlite.Open(filepath.Join(home, "index.db"))
+	seeder, err := store.Open(context.Background(), filepath.Join(home, "index.db"), filepath.Join(home, "blobs"), store.Existing, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	seeder := store.New(blob.New(filepath.Join(home, "blobs")), db)
+	defer seeder.Close()
 
 	ctx, stop := context.WithCancel(context.Background())
 	var background sync.WaitGroup
@@ -160,12 +158,8 @@ func TestPruneAndCheckWhileHooksWrite(t *testing.T) {
 // seedOld adds a month-old, unpinned entry holding output: expired, for
 // the next prune to remove.
 func seedOld(ctx context.Context, st *store.Store, output, tag string) error {
-	info, _, err := st.Blobs.Put([]byte(output))
-	if err != nil {
-		return err
-	}
-	e := sqlite.Entry{ID: swap.EntryID("old", tag), SessionID: "old", Tool: "Bash", Hash: info.Hash, CreatedAt: time.Now().Add(-30 * 24 * time.Hour)}
-	if err := st.AddEntry(ctx, e, info); err != nil && !errors.Is(err, blob.ErrNotFound) {
+	e := ctxkeep.Entry{ID: swap.EntryID("old", tag), SessionID: "old", Tool: "Bash", CreatedAt: time.Now().Add(-30 * 24 * time.Hour)}
+	if _, err := st.PutEntry(ctx, e, []byte(output)); err != nil && !errors.Is(err, ctxkeep.ErrNotFound) {
 		return fmt.Errorf("seed: %w", err)
 	}
 	return nil

@@ -14,43 +14,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
-
-// Kinds of chunks.
-const (
-	KindTurn    = "turn"    // one turn of the conversation
-	KindSummary = "summary" // a summary the client wrote when it compacted
-)
-
-// Chunk is one archived turn (or compaction summary).
-type Chunk struct {
-	Key       string    `json:"key"` // 'k' + 11 hex digits, stable for a session's turn
-	SessionID string    `json:"session_id"`
-	Project   string    `json:"project"`
-	Kind      string    `json:"kind"`
-	Turn      int       `json:"turn"`
-	Start     time.Time `json:"start"`
-	End       time.Time `json:"end"`
-	Prompt    string    `json:"prompt"`  // the user's words, shortened
-	Summary   string    `json:"summary"` // one line, extractive
-	Body      string    `json:"body"`    // the turn rendered as text, swapped outputs by reference
-	Meta      Meta      `json:"meta"`
-	// Outputs holds the original text of the swapped outputs the body
-	// refers to, for the full-text index: search finds an exact output the
-	// transcript only holds as a view.
-	Outputs []string `json:"-"`
-}
-
-// Hash is the sha256 of the chunk's body: the same turn archived twice is
-// stored once.
-func (c Chunk) Hash() string {
-	s := sha256.Sum256([]byte(c.Body))
-	return hex.EncodeToString(s[:])
-}
 
 // ChunkKey names a session's turn (or summary) for people and the model.
 // The 'k' keeps it apart from the hex ids of swapped outputs.
@@ -70,9 +38,9 @@ type Swapped struct {
 type Lookup func(toolUseID string) (Swapped, bool)
 
 // FromTurn archives one turn.
-func FromTurn(session, project string, index int, t transcript.Turn, lookup Lookup) Chunk {
-	c := Chunk{
-		Key: ChunkKey(session, KindTurn, index), SessionID: session, Project: project, Kind: KindTurn, Turn: index,
+func FromTurn(session, project string, index int, t transcript.Turn, lookup Lookup) ctxkeep.Chunk {
+	c := ctxkeep.Chunk{
+		Key: ChunkKey(session, ctxkeep.KindTurn, index), SessionID: session, Project: project, Kind: ctxkeep.KindTurn, Turn: index,
 		Start: t.Start, End: t.End, Prompt: short(t.UserText, 500),
 	}
 	var body strings.Builder
@@ -81,7 +49,7 @@ func FromTurn(session, project string, index int, t transcript.Turn, lookup Look
 	}
 	c.Meta = extract(t)
 	for _, call := range t.Calls {
-		c.renderCall(&body, call, lookup)
+		renderCall(&c, &body, call, lookup)
 	}
 	if t.AssistantText != "" {
 		fmt.Fprintf(&body, "assistant: %s\n", t.AssistantText)
@@ -97,7 +65,7 @@ func FromTurn(session, project string, index int, t transcript.Turn, lookup Look
 // renderCall writes a tool call and its result. A result ctxkeep swapped
 // out is written as a reference to the stored original, which `ctxkeep
 // recall` expands.
-func (c *Chunk) renderCall(b *strings.Builder, call transcript.ToolCall, lookup Lookup) {
+func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, lookup Lookup) {
 	in := claudecode.ParseInput(call.Input)
 	fmt.Fprintf(b, "→ %s: %s\n", call.Name, short(in.Describe(call.Name, call.Input), 2000))
 	if call.Result == nil {
@@ -124,13 +92,13 @@ func (c *Chunk) renderCall(b *strings.Builder, call transcript.ToolCall, lookup 
 const RefPrefix = "[[ctxkeep:"
 
 // FromSummary archives a compaction summary the client wrote.
-func FromSummary(session, project string, index int, r *transcript.Record) Chunk {
+func FromSummary(session, project string, index int, r *transcript.Record) ctxkeep.Chunk {
 	text := ""
 	if r.Message != nil {
 		text = r.Message.Content.Text()
 	}
-	return Chunk{
-		Key: ChunkKey(session, KindSummary, index), SessionID: session, Project: project, Kind: KindSummary, Turn: index,
+	return ctxkeep.Chunk{
+		Key: ChunkKey(session, ctxkeep.KindSummary, index), SessionID: session, Project: project, Kind: ctxkeep.KindSummary, Turn: index,
 		Start: r.Timestamp, End: r.Timestamp, Summary: "the client's compaction summary #" + fmt.Sprint(index),
 		Body: text,
 	}
@@ -138,7 +106,7 @@ func FromSummary(session, project string, index int, r *transcript.Record) Chunk
 
 // summarize is the chunk's one line: what was asked, what was used and
 // touched, and how the answer began.
-func summarize(t transcript.Turn, m Meta) string {
+func summarize(t transcript.Turn, m ctxkeep.Meta) string {
 	var parts []string
 	if t.UserText != "" {
 		parts = append(parts, firstLine(t.UserText))

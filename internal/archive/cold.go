@@ -3,6 +3,8 @@ package archive
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // Cold tasks are completed tasks nobody mentions any more. Summarised once,
@@ -14,19 +16,11 @@ const (
 	ColdAtPercent  = 70 // … once the context is this full
 )
 
-// ColdTask is the summary of a cold task.
-type ColdTask struct {
-	TaskID   string `json:"task_id"`
-	Subject  string `json:"subject"`
-	From, To int    `json:"-"`
-	Summary  string `json:"summary"`
-}
-
 // ColdTasks finds the tasks of s that are cold at turn now, given the
 // session's chunks, and summarises each from the turns it spanned. done
 // names the tasks already summarised: they are skipped (idempotent).
-func ColdTasks(s State, chunks []Chunk, now int, done map[string]bool) []ColdTask {
-	var out []ColdTask
+func ColdTasks(s State, chunks []ctxkeep.Chunk, now int, done map[string]bool) []ctxkeep.ColdTask {
+	var out []ctxkeep.ColdTask
 	for _, t := range s.Tasks {
 		if t.Status != "completed" || t.Completed == 0 || now-t.Completed < ColdAfterTurns || done[t.ID] {
 			continue
@@ -34,13 +28,13 @@ func ColdTasks(s State, chunks []Chunk, now int, done map[string]bool) []ColdTas
 		if mentionedSince(chunks, t.Subject, now-ColdAfterTurns) {
 			continue
 		}
-		out = append(out, ColdTask{TaskID: t.ID, Subject: t.Subject, From: t.Created, To: t.Completed,
+		out = append(out, ctxkeep.ColdTask{TaskID: t.ID, Subject: t.Subject, From: t.Created, To: t.Completed,
 			Summary: summarizeSpan(chunks, t.Created, t.Completed)})
 	}
 	return out
 }
 
-func mentionedSince(chunks []Chunk, subject string, turn int) bool {
+func mentionedSince(chunks []ctxkeep.Chunk, subject string, turn int) bool {
 	needle := strings.ToLower(subject)
 	for _, c := range chunks {
 		if c.Turn > turn && strings.Contains(strings.ToLower(c.Body), needle) {
@@ -52,10 +46,10 @@ func mentionedSince(chunks []Chunk, subject string, turn int) bool {
 
 // summarizeSpan says what turns from…to did: files, commands and how they
 // went, decisions, errors.
-func summarizeSpan(chunks []Chunk, from, to int) string {
+func summarizeSpan(chunks []ctxkeep.Chunk, from, to int) string {
 	var files, runs, decided, errs []string
 	for _, c := range chunks {
-		if c.Kind != KindTurn || c.Turn < from || c.Turn > to {
+		if c.Kind != ctxkeep.KindTurn || c.Turn < from || c.Turn > to {
 			continue
 		}
 		for _, f := range c.Meta.FilesModified {

@@ -6,66 +6,30 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-// Meta is what one turn did, kept with its chunk; the session's working
-// state is the fold of its turns' Meta (State).
-type Meta struct {
-	Tools         []string    `json:"tools,omitempty"`          // distinct, in order of first use
-	FilesRead     []string    `json:"files_read,omitempty"`     // distinct, in order of last use
-	FilesModified []string    `json:"files_modified,omitempty"` // distinct, in order of last use
-	Commands      []Command   `json:"commands,omitempty"`
-	Errors        []string    `json:"errors,omitempty"` // lines that signal a failure, shortened
-	Decisions     []string    `json:"decisions,omitempty"`
-	Corrections   []string    `json:"corrections,omitempty"` // the user setting the model right
-	Tasks         []TaskEvent `json:"tasks,omitempty"`
-	Entries       []string    `json:"entries,omitempty"` // swapped outputs the turn produced
-}
-
-// Command is one Bash command of a turn and how it went.
-type Command struct {
-	Run    string   `json:"run"`
-	Exit   int      `json:"exit"` // -1 when unknown
-	Errors []string `json:"errors,omitempty"`
-}
-
-// Failed reports whether the command failed.
-func (c Command) Failed() bool { return c.Exit > 0 }
-
-// TaskEvent is a change to the task list: a task created or updated
-// (TaskCreate, TaskUpdate), or the whole todo list rewritten (TodoWrite).
-type TaskEvent struct {
-	Op      string `json:"op"` // "create", "update" or "todos"
-	ID      string `json:"id,omitempty"`
-	Subject string `json:"subject,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Todos   []Todo `json:"todos,omitempty"`
-}
-
-// Todo is one item of a TodoWrite list.
-type Todo struct {
-	Content string `json:"content"`
-	Status  string `json:"status"`
-}
-
 // maxPerTurn bounds each kind of thing kept from one turn.
 const maxPerTurn = 8
 
-func extract(t transcript.Turn) Meta {
-	var m Meta
+// turnMeta gathers a turn's ctxkeep.Meta.
+type turnMeta struct{ ctxkeep.Meta }
+
+func extract(t transcript.Turn) ctxkeep.Meta {
+	var m turnMeta
 	for _, call := range t.Calls {
 		m.addTool(call.Name)
 		m.addCall(call)
 	}
 	m.Decisions = decisions(t.AssistantText)
 	m.Corrections = corrections(t.UserText)
-	return m
+	return m.Meta
 }
 
-func (m *Meta) addTool(name string) {
+func (m *turnMeta) addTool(name string) {
 	for _, t := range m.Tools {
 		if t == name {
 			return
@@ -74,7 +38,7 @@ func (m *Meta) addTool(name string) {
 	m.Tools = append(m.Tools, name)
 }
 
-func (m *Meta) addCall(call transcript.ToolCall) {
+func (m *turnMeta) addCall(call transcript.ToolCall) {
 	in := claudecode.ParseInput(call.Input)
 	switch call.Name {
 	case "Read":
@@ -99,11 +63,11 @@ func (m *Meta) addCall(call transcript.ToolCall) {
 	}
 }
 
-func (m *Meta) addCommand(run string, r *transcript.ToolResult) {
+func (m *turnMeta) addCommand(run string, r *transcript.ToolResult) {
 	if run == "" || len(m.Commands) >= 3*maxPerTurn {
 		return
 	}
-	c := Command{Run: short(run, 300), Exit: -1}
+	c := ctxkeep.Command{Run: short(run, 300), Exit: -1}
 	if r != nil {
 		c.Exit = exitStatus(r)
 		c.Errors = errorLines(r.Text(), 3)
@@ -112,7 +76,7 @@ func (m *Meta) addCommand(run string, r *transcript.ToolResult) {
 	m.Commands = append(m.Commands, c)
 }
 
-func (m *Meta) addErrors(lines []string) {
+func (m *turnMeta) addErrors(lines []string) {
 	for _, l := range lines {
 		if len(m.Errors) < maxPerTurn {
 			m.Errors = appendNew(m.Errors, l)
@@ -167,12 +131,12 @@ func taskNumber(text string) string {
 
 // taskEvent reads a task tool call. A created task's id is in its result:
 // the structured result's task.id, else "#N" in the text.
-func taskEvent(call transcript.ToolCall) (TaskEvent, bool) {
+func taskEvent(call transcript.ToolCall) (ctxkeep.TaskEvent, bool) {
 	switch call.Name {
 	case "TaskCreate":
 		var in struct{ Subject string }
 		json.Unmarshal(call.Input, &in)
-		e := TaskEvent{Op: "create", Subject: short(in.Subject, 200), Status: "pending"}
+		e := ctxkeep.TaskEvent{Op: "create", Subject: short(in.Subject, 200), Status: "pending"}
 		if call.Result != nil {
 			var out struct {
 				Task struct{ ID string } `json:"task"`
@@ -191,18 +155,18 @@ func taskEvent(call transcript.ToolCall) (TaskEvent, bool) {
 			Status  string `json:"status"`
 		}
 		json.Unmarshal(call.Input, &in)
-		return TaskEvent{Op: "update", ID: in.TaskID, Subject: short(in.Subject, 200), Status: in.Status}, in.TaskID != ""
+		return ctxkeep.TaskEvent{Op: "update", ID: in.TaskID, Subject: short(in.Subject, 200), Status: in.Status}, in.TaskID != ""
 	case "TodoWrite":
-		var in struct{ Todos []Todo }
+		var in struct{ Todos []ctxkeep.Todo }
 		if json.Unmarshal(call.Input, &in) != nil {
-			return TaskEvent{}, false
+			return ctxkeep.TaskEvent{}, false
 		}
 		for i := range in.Todos {
 			in.Todos[i].Content = short(in.Todos[i].Content, 200)
 		}
-		return TaskEvent{Op: "todos", Todos: in.Todos}, true
+		return ctxkeep.TaskEvent{Op: "todos", Todos: in.Todos}, true
 	}
-	return TaskEvent{}, false
+	return ctxkeep.TaskEvent{}, false
 }
 
 // moveLast appends s to list, or moves it to the end if it is there.

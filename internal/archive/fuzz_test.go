@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -30,7 +31,7 @@ func FuzzFold(f *testing.F) {
 			recs = append(recs, sc.Record())
 		}
 		keys := map[string]int{}
-		var chunks []Chunk
+		var chunks []ctxkeep.Chunk
 		for i, turn := range transcript.Turns(recs) {
 			c := FromTurn("s", "/p", i+1, turn, nil)
 			if n, dup := keys[c.Key]; dup {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // Item is one remembered thing with its provenance: the turn and the chunk
@@ -101,11 +103,11 @@ func (s State) Done() []Task {
 // Fold computes the state of a session from its turn chunks, in turn
 // order. isCheck tells test, build and lint commands (config
 // wrapper.commands) from the rest.
-func Fold(session string, chunks []Chunk, isCheck func(string) bool) State {
+func Fold(session string, chunks []ctxkeep.Chunk, isCheck func(string) bool) State {
 	f := folder{State: State{Session: session}, tasks: map[string]int{}, files: map[string]int{}, read: map[string]int{}, runs: map[string]int{}}
 	sort.SliceStable(chunks, func(i, j int) bool { return chunks[i].Turn < chunks[j].Turn })
 	for _, c := range chunks {
-		if c.Kind != KindTurn {
+		if c.Kind != ctxkeep.KindTurn {
 			continue
 		}
 		f.turn(c, isCheck)
@@ -124,7 +126,7 @@ type folder struct {
 	seq   int
 }
 
-func (f *folder) turn(c Chunk, isCheck func(string) bool) {
+func (f *folder) turn(c ctxkeep.Chunk, isCheck func(string) bool) {
 	f.Turns = max(f.Turns, c.Turn)
 	m := c.Meta
 	item := func(text string) Item { return Item{Text: text, Turn: c.Turn, Key: c.Key} }
@@ -152,7 +154,7 @@ func (f *folder) turn(c Chunk, isCheck func(string) bool) {
 	}
 }
 
-func (f *folder) task(e TaskEvent, c Chunk) {
+func (f *folder) task(e ctxkeep.TaskEvent, c ctxkeep.Chunk) {
 	switch e.Op {
 	case "todos":
 		f.Todos = f.Todos[:0]
@@ -184,7 +186,7 @@ func (f *folder) task(e TaskEvent, c Chunk) {
 }
 
 // touch records that chunk c touched a file of list (indexed by at).
-func touch(list []File, at map[string]int, path string, c Chunk, seq *int) []File {
+func touch(list []File, at map[string]int, path string, c ctxkeep.Chunk, seq *int) []File {
 	i, ok := at[path]
 	if !ok {
 		i = len(list)
@@ -198,7 +200,7 @@ func touch(list []File, at map[string]int, path string, c Chunk, seq *int) []Fil
 
 // run records a command; the same command run again (whitespace aside)
 // updates its outcome, so a failure followed by a success is resolved.
-func (f *folder) run(cmd Command, c Chunk, check bool) {
+func (f *folder) run(cmd ctxkeep.Command, c ctxkeep.Chunk, check bool) {
 	norm := strings.Join(strings.Fields(cmd.Run), " ")
 	i, ok := f.runs[norm]
 	if !ok {

@@ -10,8 +10,6 @@
 package blob
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,43 +20,9 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 )
-
-var (
-	// ErrNotFound means no blob has that hash.
-	ErrNotFound = errors.New("blob not found")
-	// ErrCorrupt means the blob's bytes do not hash to its name.
-	ErrCorrupt = errors.New("blob is corrupt")
-)
-
-// Hash is the hex sha256 of a blob's exact content.
-type Hash string
-
-// Sum returns the Hash of data.
-func Sum(data []byte) Hash {
-	s := sha256.Sum256(data)
-	return Hash(hex.EncodeToString(s[:]))
-}
-
-// ParseHash validates a hex sha256 (an optional "sha256:" prefix is allowed).
-func ParseHash(s string) (Hash, error) {
-	s = strings.TrimPrefix(strings.ToLower(s), "sha256:")
-	if len(s) != 64 {
-		return "", fmt.Errorf("bad blob hash %q: want 64 hex digits", s)
-	}
-	if _, err := hex.DecodeString(s); err != nil {
-		return "", fmt.Errorf("bad blob hash %q: want 64 hex digits", s)
-	}
-	return Hash(s), nil
-}
-
-// Info describes a stored blob.
-type Info struct {
-	Hash   Hash
-	Size   int64 // bytes of content
-	Stored int64 // bytes on disk, compressed
-}
 
 // Store is a blob folder. Its zero value is not usable; use New.
 type Store struct {
@@ -73,22 +37,22 @@ func New(dir string) *Store { return &Store{dir: dir} }
 func (s *Store) Dir() string { return s.dir }
 
 // Path is where the blob with hash h lives.
-func (s *Store) Path(h Hash) string {
+func (s *Store) Path(h ctxkeep.Hash) string {
 	return filepath.Join(s.dir, string(h[:2]), string(h[2:])+".zst")
 }
 
-// Put stores data and returns its Info. created is false when an intact copy
+// Put stores data and returns what was stored. created is false when an intact copy
 // was already there; a corrupt copy is replaced. On return with a nil error
 // the blob is durable.
-func (s *Store) Put(data []byte) (info Info, created bool, err error) {
+func (s *Store) Put(data []byte) (info ctxkeep.Blob, created bool, err error) {
 	// Hashing and compressing take about as long each on a large output:
 	// do them at once, the compressed bytes are thrown away if the blob is
 	// already stored.
 	packedc := make(chan []byte, 1)
 	go func() { packedc <- encoder().EncodeAll(data, make([]byte, 0, len(data)/3+64)) }()
-	h := Sum(data)
+	h := ctxkeep.Sum(data)
 	packed := <-packedc
-	info = Info{Hash: h, Size: int64(len(data))}
+	info = ctxkeep.Blob{Hash: h, Size: int64(len(data))}
 	path := s.Path(h)
 	if st, err := os.Stat(path); err == nil {
 		if _, verr := s.Get(h); verr == nil {
@@ -107,29 +71,29 @@ func (s *Store) Put(data []byte) (info Info, created bool, err error) {
 }
 
 // Get returns the exact content of blob h, verified against its hash.
-func (s *Store) Get(h Hash) ([]byte, error) {
+func (s *Store) Get(h ctxkeep.Hash) ([]byte, error) {
 	packed, err := os.ReadFile(s.Path(h))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, h)
+		return nil, ctxkeep.Errorf(ctxkeep.ErrNotFound, "blob not found: %s", h)
 	}
 	if err != nil {
 		return nil, err
 	}
 	data, err := decoder().DecodeAll(packed, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, h, err)
+		return nil, ctxkeep.Errorf(ctxkeep.ErrCorrupt, "blob is corrupt: %s: %v", h, err)
 	}
-	if Sum(data) != h {
-		return nil, fmt.Errorf("%w: %s: content hashes to %s", ErrCorrupt, h, Sum(data))
+	if ctxkeep.Sum(data) != h {
+		return nil, ctxkeep.Errorf(ctxkeep.ErrCorrupt, "blob is corrupt: %s: content hashes to %s", h, ctxkeep.Sum(data))
 	}
 	return data, nil
 }
 
 // Stat returns the on-disk size of blob h without reading it.
-func (s *Store) Stat(h Hash) (int64, error) {
+func (s *Store) Stat(h ctxkeep.Hash) (int64, error) {
 	st, err := os.Stat(s.Path(h))
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, fmt.Errorf("%w: %s", ErrNotFound, h)
+		return 0, ctxkeep.Errorf(ctxkeep.ErrNotFound, "blob not found: %s", h)
 	}
 	if err != nil {
 		return 0, err
@@ -139,7 +103,7 @@ func (s *Store) Stat(h Hash) (int64, error) {
 
 // Remove deletes blob h. Removing a missing blob is not an error: removal is
 // idempotent, so an interrupted prune can simply run again.
-func (s *Store) Remove(h Hash) error {
+func (s *Store) Remove(h ctxkeep.Hash) error {
 	err := os.Remove(s.Path(h))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -149,10 +113,10 @@ func (s *Store) Remove(h Hash) error {
 
 // Walk calls fn for every blob file, with its on-disk size. Leftover temp
 // files from interrupted puts are skipped (they are garbage, see Clean).
-func (s *Store) Walk(fn func(h Hash, stored int64) error) error {
+func (s *Store) Walk(fn func(h ctxkeep.Hash, stored int64) error) error {
 	return s.walkFiles(func(fan, name string, fi fs.FileInfo) error {
 		name, ok := strings.CutSuffix(name, ".zst")
-		h, err := ParseHash(fan + name)
+		h, err := ctxkeep.ParseHash(fan + name)
 		if !ok || err != nil {
 			return nil
 		}

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 func TestPutGetExact(t *testing.T) {
@@ -24,7 +25,7 @@ func TestPutGetExact(t *testing.T) {
 		if err != nil || !created {
 			t.Fatalf("Put: created=%v err=%v", created, err)
 		}
-		if info.Hash != Sum(data) || info.Size != int64(len(data)) || info.Stored <= 0 {
+		if info.Hash != ctxkeep.Sum(data) || info.Size != int64(len(data)) || info.Stored <= 0 {
 			t.Errorf("info = %+v", info)
 		}
 		got, err := s.Get(info.Hash)
@@ -66,15 +67,15 @@ func TestCorruptBlobIsReportedNeverServed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			os.WriteFile(path, bad, 0o600)
 			got, err := s.Get(info.Hash)
-			if !errors.Is(err, ErrCorrupt) || got != nil {
-				t.Fatalf("Get = %d bytes, %v; want ErrCorrupt and nothing", len(got), err)
+			if !errors.Is(err, ctxkeep.ErrCorrupt) || got != nil {
+				t.Fatalf("Get = %d bytes, %v; want ctxkeep.ErrCorrupt and nothing", len(got), err)
 			}
 		})
 	}
 	t.Run("valid frame of other content", func(t *testing.T) {
 		os.WriteFile(path, encoder().EncodeAll([]byte("other content"), nil), 0o600)
-		if _, err := s.Get(info.Hash); !errors.Is(err, ErrCorrupt) {
-			t.Fatalf("err = %v, want ErrCorrupt", err)
+		if _, err := s.Get(info.Hash); !errors.Is(err, ctxkeep.ErrCorrupt) {
+			t.Fatalf("err = %v, want ctxkeep.ErrCorrupt", err)
 		}
 	})
 	t.Run("put heals", func(t *testing.T) {
@@ -89,10 +90,10 @@ func TestCorruptBlobIsReportedNeverServed(t *testing.T) {
 
 func TestNotFound(t *testing.T) {
 	s := New(t.TempDir())
-	if _, err := s.Get(Sum([]byte("x"))); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Get(ctxkeep.Sum([]byte("x"))); !errors.Is(err, ctxkeep.ErrNotFound) {
 		t.Fatalf("err = %v", err)
 	}
-	if err := s.Remove(Sum([]byte("x"))); err != nil {
+	if err := s.Remove(ctxkeep.Sum([]byte("x"))); err != nil {
 		t.Fatalf("Remove of missing blob: %v", err)
 	}
 }
@@ -109,7 +110,7 @@ func TestConcurrentPutsOfSameBlob(t *testing.T) {
 			if _, _, err := s.Put(data); err != nil {
 				errs <- err
 			}
-			if got, err := s.Get(Sum(data)); err != nil || !bytes.Equal(got, data) {
+			if got, err := s.Get(ctxkeep.Sum(data)); err != nil || !bytes.Equal(got, data) {
 				errs <- errors.Join(err, errors.New("read back differs"))
 			}
 		}()
@@ -120,11 +121,11 @@ func TestConcurrentPutsOfSameBlob(t *testing.T) {
 		t.Error(err)
 	}
 	n := 0
-	s.Walk(func(Hash, int64) error { n++; return nil })
+	s.Walk(func(ctxkeep.Hash, int64) error { n++; return nil })
 	if n != 1 {
 		t.Errorf("Walk found %d blobs, want 1", n)
 	}
-	entries, _ := os.ReadDir(filepath.Dir(s.Path(Sum(data))))
+	entries, _ := os.ReadDir(filepath.Dir(s.Path(ctxkeep.Sum(data))))
 	if len(entries) != 1 {
 		t.Errorf("fan-out folder holds %d files, want 1 (no temp files left)", len(entries))
 	}
@@ -135,24 +136,10 @@ func TestWalkSkipsTempFiles(t *testing.T) {
 	info, _, _ := s.Put([]byte("a"))
 	os.WriteFile(s.Path(info.Hash)+".tmp-123", []byte("x"), 0o600)
 	os.WriteFile(filepath.Join(s.Dir(), "README"), []byte("x"), 0o600)
-	var got []Hash
-	s.Walk(func(h Hash, _ int64) error { got = append(got, h); return nil })
+	var got []ctxkeep.Hash
+	s.Walk(func(h ctxkeep.Hash, _ int64) error { got = append(got, h); return nil })
 	if len(got) != 1 || got[0] != info.Hash {
 		t.Errorf("Walk = %v", got)
-	}
-}
-
-func TestParseHash(t *testing.T) {
-	h := Sum([]byte("x"))
-	for _, in := range []string{string(h), "sha256:" + string(h), strings.ToUpper(string(h))} {
-		if got, err := ParseHash(in); err != nil || got != h {
-			t.Errorf("ParseHash(%q) = %q, %v", in, got, err)
-		}
-	}
-	for _, in := range []string{"", "abc", "../../etc/passwd", strings.Repeat("g", 64), string(h) + "0"} {
-		if _, err := ParseHash(in); err == nil {
-			t.Errorf("ParseHash(%q) accepted", in)
-		}
 	}
 }
 

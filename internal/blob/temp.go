@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // Temp is a temporary file an interrupted Put left in a fan-out folder
@@ -29,10 +31,10 @@ func (s *Store) WalkTemps(fn func(Temp) error) error {
 }
 
 // ModTime returns when blob h was written.
-func (s *Store) ModTime(h Hash) (time.Time, error) {
+func (s *Store) ModTime(h ctxkeep.Hash) (time.Time, error) {
 	st, err := os.Stat(s.Path(h))
 	if errors.Is(err, fs.ErrNotExist) {
-		return time.Time{}, ErrNotFound
+		return time.Time{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "blob not found: %s", h)
 	}
 	if err != nil {
 		return time.Time{}, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -43,7 +44,7 @@ type Usage struct {
 	Compacted   bool      `json:"compacted"` // no response since the last compaction
 }
 
-func usageOf(u transcript.ContextUsage) Usage {
+func usageOf(u ctxkeep.Usage) Usage {
 	return Usage{Tokens: u.Tokens, InputTokens: u.InputTokens, MessageID: u.MessageID, Time: u.Timestamp, Compacted: u.Compacted}
 }
 
@@ -138,9 +139,9 @@ func turnEnds(live []transcript.Record) []int64 {
 		if t.Prompt == nil {
 			continue // the part before the first prompt (a compaction's tail)
 		}
-		var u transcript.ContextUsage
+		var u ctxkeep.Usage
 		for _, r := range t.Records {
-			u.Update(r)
+			transcript.UpdateUsage(&u, r)
 		}
 		if u.MessageID != "" {
 			out = append(out, u.Tokens)

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -64,17 +62,13 @@ func (a *app) openStore(ctx context.Context) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlite.OpenMigrate(ctx, d.IndexDB())
-	if err != nil {
-		return nil, err
-	}
-	a.store = store.New(blob.New(d.Blobs()), db)
-	return a.store, nil
+	a.store, err = store.Open(ctx, d.IndexDB(), d.Blobs(), store.Migrate, a.Now)
+	return a.store, err
 }
 
 func (a *app) close() {
 	if a.store != nil {
-		a.store.Index.Close()
+		a.store.Close()
 	}
 }
 

@@ -126,7 +126,7 @@ func runOptimize(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	o, err := st.Index.Optimize(ctx)
+	o, err := st.Optimize(ctx)
 	if err != nil {
 		return err
 	}

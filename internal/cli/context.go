@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
@@ -108,7 +109,7 @@ func (a *app) sessionSwaps(ctx context.Context, session string) []breakdown.Swap
 	if err != nil {
 		return nil
 	}
-	entries, err := st.Index.Entries(ctx, session)
+	entries, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
 	if err != nil {
 		return nil
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/store"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/config"
@@ -179,8 +179,8 @@ func (a *app) checkStore(ctx context.Context) check {
 	if err != nil {
 		return fail(c, err.Error(), "")
 	}
-	v, _ := st.Index.SchemaVersion(ctx)
-	dir := filepath.Dir(st.Index.Path())
+	v, _ := st.SchemaVersion(ctx)
+	dir := st.Dir()
 	c.Detail = fmt.Sprintf("%s: index v%d, %d blobs", dir, v, rep.Rows)
 	if !rep.OK() {
 		return fail(c, c.Detail+"; "+problemsOf(rep), "`ctxkeep check --repair` fixes what can be fixed without losing data")
@@ -221,8 +221,8 @@ func (a *app) checkClient(ctx context.Context) check {
 	var parts []string
 	if st, err := a.openStore(ctx); err == nil {
 		d, _ := a.dirs()
-		st.Index.IngestJournals(ctx, d.Journals(), "")
-		if v, when, err := st.Index.LastClientVersion(ctx); err == nil && v != "" {
+		st.IngestJournals(ctx, d.Journals(), "")
+		if v, when, err := st.LastClientVersion(ctx); err == nil && v != "" {
 			parts = append(parts, fmt.Sprintf("Claude Code %s seen by the hooks at %s", v, when.Local().Format("2006-01-02 15:04")))
 		}
 	}

@@ -135,7 +135,7 @@ func (a *app) prepareStore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.Stdout, "store ready: %s\n", filepath.Dir(st.Index.Path()))
+	fmt.Fprintf(a.Stdout, "store ready: %s\n", st.Dir())
 	return a.writeInstructions()
 }
 

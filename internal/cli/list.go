@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // runList prints the swap inventory: what was kept out of the context and
@@ -25,17 +26,17 @@ func runList(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if !all {
-		if session, err = a.pickSession(ctx, st.Index, session); err != nil {
+		if session, err = a.pickSession(ctx, st, session); err != nil {
 			return err
 		}
 	}
-	entries, err := st.Index.Entries(ctx, session)
+	entries, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
 	if err != nil {
 		return err
 	}
 	if asJSON {
 		if entries == nil {
-			entries = []sqlite.Entry{}
+			entries = []ctxkeep.Entry{}
 		}
 		return a.printJSON(map[string]any{"entries": entries})
 	}
@@ -56,8 +57,8 @@ func runList(ctx context.Context, a *app, args []string) error {
 
 // pickSession resolves a session id or prefix among those with entries;
 // "" means the one with the latest entry.
-func (a *app) pickSession(ctx context.Context, db *sqlite.DB, id string) (string, error) {
-	ids, err := db.EntrySessions(ctx)
+func (a *app) pickSession(ctx context.Context, st *store.Store, id string) (string, error) {
+	ids, err := st.EntrySessions(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
 
 // runPin sets the pin of one stored output: prune takes unpinned outputs
@@ -24,7 +24,7 @@ func runPin(ctx context.Context, a *app, args []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("pin takes one entry id, or last").withHint("run `ctxkeep list` to see the ids")
 	}
-	l, err := pin.ParseLevel(level)
+	l, err := ctxkeep.ParsePinLevel(level)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -41,31 +41,34 @@ func runUnpin(ctx context.Context, a *app, args []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("unpin takes one entry id, or last").withHint("run `ctxkeep pins` to see what is pinned")
 	}
-	return a.setPin(ctx, pos[0], pin.None, "")
+	return a.setPin(ctx, pos[0], ctxkeep.PinNone, "")
 }
 
 // setPin pins id, or with "last" the output stored last (in the agent's
 // session when run from inside one, else in any).
-func (a *app) setPin(ctx context.Context, id string, l pin.Level, reason string) error {
+func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason string) error {
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	if id == "last" {
-		e, err := st.Index.LatestEntry(ctx, a.Getenv("CLAUDE_CODE_SESSION_ID"))
+		es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: a.Getenv("CLAUDE_CODE_SESSION_ID"), Latest: true, Limit: 1})
+		if err == nil && len(es) == 0 {
+			err = ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such entry: nothing stored yet")
+		}
 		if err != nil {
 			return hint(err, "nothing is stored yet, so nothing can be pinned")
 		}
-		id = e.ID
+		id = es[0].ID
 	}
-	e, err := st.Index.SetPin(ctx, id, l.String(), reason)
-	if errors.Is(err, sqlite.ErrNoEntry) {
+	e, err := st.SetPin(ctx, id, l, reason)
+	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
 		return hint(err, "run `ctxkeep list --all` to see the stored outputs")
 	}
 	if err != nil {
 		return err
 	}
-	if l == pin.None {
+	if l == ctxkeep.PinNone {
 		fmt.Fprintf(a.Stdout, "unpinned %s (%s %s)\n", e.ID, e.Tool, truncate(oneLine(e.Input), 60))
 		return nil
 	}
@@ -75,8 +78,8 @@ func (a *app) setPin(ctx context.Context, id string, l pin.Level, reason string)
 
 // pinsReport is `ctxkeep pins --json`.
 type pinsReport struct {
-	Pins    []sqlite.Entry `json:"pins"`
-	Pending []pin.Waiting  `json:"pending"`
+	Pins    []ctxkeep.Entry `json:"pins"`
+	Pending []pin.Waiting   `json:"pending"`
 }
 
 // runPins lists the pinned outputs and the pins waiting for outputs.
@@ -95,8 +98,8 @@ func runPins(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := pinsReport{Pins: []sqlite.Entry{}, Pending: []pin.Waiting{}}
-	if es, err := st.Index.PinnedEntries(ctx); err != nil {
+	r := pinsReport{Pins: []ctxkeep.Entry{}, Pending: []pin.Waiting{}}
+	if es, err := st.Entries(ctx, ctxkeep.EntryFilter{Pinned: true, Latest: true}); err != nil {
 		return err
 	} else if es != nil {
 		r.Pins = es

@@ -11,10 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -74,7 +72,7 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	state, err := prune.Read(ctx, st.Index)
+	state, err := prune.Read(ctx, st)
 	if err != nil {
 		return err
 	}
@@ -100,7 +98,7 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 }
 
 // pruneStore opens the store; for a dry run, read-only, so that not a byte
-// of it changes (sqlite.OpenReadOnly).
+// of it changes (store.ReadOnly).
 func (a *app) pruneStore(ctx context.Context, dryRun bool) (*store.Store, error) {
 	if !dryRun {
 		return a.openStore(ctx)
@@ -109,11 +107,10 @@ func (a *app) pruneStore(ctx context.Context, dryRun bool) (*store.Store, error)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlite.OpenReadOnly(d.IndexDB())
+	a.store, err = store.Open(ctx, d.IndexDB(), d.Blobs(), store.ReadOnly, a.Now)
 	if err != nil {
 		return nil, hint(err, "run `ctxkeep install` (or any command without --dry-run) to create or migrate the store")
 	}
-	a.store = store.New(blob.New(d.Blobs()), db)
 	return a.store, nil
 }
 

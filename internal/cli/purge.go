@@ -127,7 +127,7 @@ func (a *app) applyPurge(ctx context.Context, t *purge.Transcript, plan *purge.P
 		if err != nil {
 			return "", err
 		}
-		if err := plan.Keep(ctx, st, a.Now()); err != nil {
+		if err := plan.StoreStubs(ctx, st, a.Now()); err != nil {
 			return "", fmt.Errorf("storing the tool results: %w (the transcript was not changed)", err)
 		}
 	}

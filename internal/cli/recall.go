@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -31,7 +31,7 @@ func runRecall(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	chunks, err := a.chunksFor(ctx, st.Index, pos[0])
+	chunks, err := a.chunksFor(ctx, st, pos[0])
 	if err != nil {
 		return err
 	}
@@ -48,14 +48,14 @@ func runRecall(ctx context.Context, a *app, args []string) error {
 }
 
 // chunksFor resolves KEY, SESSION:TURN or SESSION:FROM-TO.
-func (a *app) chunksFor(ctx context.Context, db *sqlite.DB, ref string) ([]archive.Chunk, error) {
+func (a *app) chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxkeep.Chunk, error) {
 	session, turns, ok := strings.Cut(ref, ":")
 	if !ok {
 		c, err := db.Chunk(ctx, ref)
-		if errors.Is(err, sqlite.ErrNoChunk) {
+		if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
 			return nil, hint(err, "`ctxkeep search WORDS` lists chunk keys")
 		}
-		return []archive.Chunk{c}, err
+		return []ctxkeep.Chunk{c}, err
 	}
 	from, to, err := turnRange(turns)
 	if err != nil {
@@ -113,12 +113,12 @@ func expand(ctx context.Context, w io.Writer, st *store.Store, body string) erro
 }
 
 func writeEntry(ctx context.Context, w io.Writer, st *store.Store, id string) error {
-	e, err := st.Index.Entry(ctx, id)
+	e, err := st.Entry(ctx, id)
 	if err != nil {
 		_, err = fmt.Fprintf(w, "(stored output %s is gone: %v)", id, err)
 		return err
 	}
-	data, err := st.Blobs.Get(e.Hash)
+	data, err := st.Open(ctx, e.Hash)
 	if err != nil {
 		_, err = fmt.Fprintf(w, "(stored output %s cannot be read: %v)", id, err)
 		return err

@@ -7,10 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 type searchResult struct {
@@ -21,7 +19,7 @@ type searchResult struct {
 	Turn      int     `json:"turn"`
 	When      string  `json:"when"`
 	Score     float64 `json:"score"`
-	BM25      float64 `json:"bm25"`
+	Lexical   float64 `json:"lexical"`
 	Summary   string  `json:"summary"`
 	Snippet   string  `json:"snippet"`
 }
@@ -52,30 +50,25 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	q := sqlite.ChunkQuery{Text: strings.Join(words, " "), Limit: max(limit*5, 50)}
+	q := search.Query{Text: strings.Join(words, " "), Limit: limit}
 	switch {
 	case session != "":
 		q.Session = session
 	case !everywhere:
 		q.Project = a.projectDir()
 	}
-	hits, err := st.Index.SearchChunks(ctx, q)
-	if errors.Is(err, sqlite.ErrEmptyQuery) {
+	ranked, err := search.Search(ctx, st, q, search.Signals{Now: a.Now()})
+	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 		return usageErrorf("%v", err).withHint("common words (the, of, what…) are left out; add a distinctive one")
 	}
 	if err != nil {
 		return err
 	}
-	ranked, err := search.Rank(ctx, q.Text, hits, search.Signals{Now: a.Now()})
-	if err != nil {
-		return err
-	}
-	ranked = ranked[:min(limit, len(ranked))]
 	results := make([]searchResult, len(ranked))
 	for i, r := range ranked {
 		results[i] = searchResult{Key: r.Key, SessionID: r.SessionID, Project: r.Project, Kind: r.Kind, Turn: r.Turn,
-			When: r.End.Local().Format("2006-01-02 15:04"), Score: r.Score, BM25: -r.BM25, Summary: r.Summary,
-			Snippet: snippet(st, r.Chunk, q.Text)}
+			When: r.End.Local().Format("2006-01-02 15:04"), Score: r.Score, Lexical: r.Lexical, Summary: r.Summary,
+			Snippet: snippet(ctx, st, r.Chunk, q.Text)}
 	}
 	if asJSON {
 		return a.printJSON(map[string]any{"query": q.Text, "results": results})
@@ -100,11 +93,11 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 
 // snippet is a line of context around the first query word found in the
 // chunk, or in the outputs it refers to.
-func snippet(st *store.Store, c archive.Chunk, query string) string {
+func snippet(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk, query string) string {
 	texts := []string{c.Body}
 	for _, id := range c.Meta.Entries {
-		if e, err := st.Index.Entry(context.Background(), id); err == nil {
-			if data, err := st.Blobs.Get(e.Hash); err == nil {
+		if e, err := st.Entry(ctx, id); err == nil {
+			if data, err := st.Open(ctx, e.Hash); err == nil {
 				texts = append(texts, string(data))
 			}
 		}

@@ -9,8 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
@@ -48,8 +47,8 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	e, err := st.Index.Entry(ctx, pos[0])
-	if errors.Is(err, sqlite.ErrNoEntry) {
+	e, err := st.Entry(ctx, pos[0])
+	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
 		return hint(err, "run `ctxkeep list --all` to see the stored outputs")
 	}
 	if err != nil {
@@ -58,8 +57,8 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if o.info {
 		return a.printJSON(e)
 	}
-	data, err := st.Blobs.Get(e.Hash)
-	if errors.Is(err, blob.ErrCorrupt) {
+	data, err := st.Open(ctx, e.Hash)
+	if errors.Is(err, ctxkeep.ErrCorrupt) {
 		return hint(err, "the stored copy of %s is damaged and will not be shown; run `ctxkeep doctor`", e.ID)
 	}
 	if err != nil {
@@ -68,7 +67,7 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	if err := o.print(a.Stdout, data); err != nil {
 		return err
 	}
-	return st.Index.Touch(ctx, e.ID, a.Now()) // only what was printed counts as retrieved
+	return st.Touch(ctx, e.ID, a.Now()) // only what was printed counts as retrieved
 }
 
 func (o showOptions) print(w io.Writer, data []byte) error {

@@ -7,8 +7,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
 
 type statsOptions struct {
@@ -18,8 +18,8 @@ type statsOptions struct {
 }
 
 type statsReport struct {
-	Sessions []sqlite.SessionStats `json:"sessions"`
-	Skipped  int                   `json:"bad_journal_lines,omitempty"`
+	Sessions []ctxkeep.SessionStats `json:"sessions"`
+	Skipped  int                    `json:"bad_journal_lines,omitempty"`
 }
 
 func runStats(ctx context.Context, a *app, args []string) error {
@@ -40,7 +40,7 @@ func runStats(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	// Journals not yet indexed by a Stop or PreCompact are indexed now.
-	ingested, err := st.Index.IngestJournals(ctx, d.Journals(), "")
+	ingested, err := st.IngestJournals(ctx, d.Journals(), "")
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func runStats(ctx context.Context, a *app, args []string) error {
 			return err
 		}
 	}
-	sessions, err := st.Index.Stats(ctx, o.session)
+	sessions, err := st.Stats(ctx, o.session)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func runStats(ctx context.Context, a *app, args []string) error {
 	}
 	if o.asJSON {
 		if sessions == nil {
-			sessions = []sqlite.SessionStats{}
+			sessions = []ctxkeep.SessionStats{}
 		}
 		return a.printJSON(statsReport{Sessions: sessions, Skipped: ingested.BadLines})
 	}
@@ -104,7 +104,7 @@ func matchSession(ids []string, id string) (string, error) {
 	return "", hint(fmt.Errorf("%q matches %d sessions", id, len(matches)), "give more of the id")
 }
 
-func printSessionList(a *app, sessions []sqlite.SessionStats) {
+func printSessionList(a *app, sessions []ctxkeep.SessionStats) {
 	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tLAST SEEN\tCALLS\tFAILED OPEN\tSWAPPED\t~TOKENS KEPT OUT\tPROJECT")
 	for _, s := range sessions {
@@ -118,7 +118,7 @@ func printSessionList(a *app, sessions []sqlite.SessionStats) {
 	tw.Flush()
 }
 
-func printSessionDetail(a *app, s sqlite.SessionStats) {
+func printSessionDetail(a *app, s ctxkeep.SessionStats) {
 	w := a.Stdout
 	fmt.Fprintf(w, "session %s\n", s.ID)
 	if s.Cwd != "" {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -145,12 +145,12 @@ func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watc
 	if last != nil && last.Stamp == stamp {
 		return last
 	}
-	db, err := sqlite.Open(indexPath)
+	st, err := store.Open(ctx, indexPath, "", store.Existing, a.Now)
 	if err != nil {
 		return last
 	}
-	defer db.Close()
-	swaps, err := db.Swaps(ctx, session)
+	defer st.Close()
+	swaps, err := st.Swaps(ctx, session)
 	if err != nil {
 		return last
 	}

@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -23,23 +22,18 @@ func BenchmarkSessionEndTend(b *testing.B) {
 			f := newSwapFixture(&testing.T{})
 			f.fixture.t = nil
 			seed := func() {
-				db, err := sqlite.Open(f.dirs().IndexDB())
+				st, err := store.Open(context.Background(), f.dirs().IndexDB(), f.dirs().Blobs(), store.Existing, time.Now)
 				if err != nil {
 					b.Fatal(err)
 				}
-				defer db.Close()
-				st := store.New(blob.New(f.dirs().Blobs()), db)
+				defer st.Close()
 				for i := range 2000 {
 					s := fmt.Sprintf("session-%d", i%10)
 					if i%10 == 0 {
 						s = session
 					}
-					info, _, err := st.Blobs.Put(fmt.Appendf(nil, "output %d", i))
-					if err != nil {
-						b.Fatal(err)
-					}
-					e := sqlite.Entry{ID: fmt.Sprintf("%012x", i), SessionID: s, Tool: "Bash", Hash: info.Hash, CreatedAt: time.Now()}
-					if err := st.AddEntry(context.Background(), e, info); err != nil {
+					e := ctxkeep.Entry{ID: fmt.Sprintf("%012x", i), SessionID: s, Tool: "Bash", CreatedAt: time.Now()}
+					if _, err := st.PutEntry(context.Background(), e, fmt.Appendf(nil, "output %d", i)); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -1,15 +1,15 @@
 package hook
 
 import (
+	"context"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -27,26 +27,16 @@ type Call struct {
 	projectDir string // set when the project is known otherwise than from the environment
 }
 
-// Index opens the index database on first use. It never migrates: an index
-// that is missing or from another version fails the call (fail open) until
+// Store opens the store on first use. It never migrates: an index that is
+// missing or from another version fails the call (fail open) until
 // `ctxkeep install` or any CLI command migrates it.
-func (c *Call) Index() (*sqlite.DB, error) {
-	st, err := c.Store()
-	if err != nil {
-		return nil, err
-	}
-	return st.Index, nil
-}
-
-// Store opens the blob store and the index on first use (see Index).
 func (c *Call) Store() (*store.Store, error) {
 	if c.store == nil {
-		db, err := sqlite.Open(c.Dirs.IndexDB())
+		st, err := store.Open(context.Background(), c.Dirs.IndexDB(), c.Dirs.Blobs(), store.Existing, c.Env.Now)
 		if err != nil {
 			return nil, err
 		}
-		c.store = store.New(blob.New(c.Dirs.Blobs()), db)
-		c.store.Now = c.Env.Now
+		c.store = st
 	}
 	return c.store, nil
 }
@@ -65,11 +55,11 @@ func (c *Call) close() {
 	}
 	switch c.Event.HookEventName {
 	case "Stop", "PreCompact", "SessionEnd":
-		c.store.Index.Close()
+		c.store.Close()
 		return
 	}
 	if st, err := os.Stat(c.Dirs.IndexDB() + "-wal"); err == nil && st.Size() > maxWAL {
-		c.store.Index.Close()
+		c.store.Close()
 	}
 }
 
@@ -80,7 +70,7 @@ const maxWAL = 1 << 20
 // record appends this call to the session's journal.
 func (c *Call) record(start time.Time, outcome string) error {
 	ev := c.Event
-	return journal.Append(c.Dirs.Journals(), ev.SessionID, journal.Record{
+	return journal.Append(c.Dirs.Journals(), ev.SessionID, ctxkeep.Event{
 		Time:       start.UTC(),
 		Event:      ev.HookEventName,
 		Tool:       ev.ToolName,

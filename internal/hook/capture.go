@@ -80,7 +80,7 @@ func (c *Call) swapOut(ctx context.Context, command, text string, rc int) (strin
 		ID: swap.EntryID(c.Event.SessionID, c.Event.ToolUseID), Tool: "Bash",
 		Input: command, Text: text, Exit: rc,
 	}
-	view, err := c.keep(ctx, &item, sessionDir)
+	view, err := c.putOutput(ctx, &item, sessionDir)
 	if err != nil {
 		return "", err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 func TestAllMergesRepliesAndSkipsFailures(t *testing.T) {
@@ -25,7 +25,7 @@ func TestAllMergesRepliesAndSkipsFailures(t *testing.T) {
 	if !strings.Contains(f.log(), "policy broke") {
 		t.Fatalf("log %q", f.log())
 	}
-	if recs := f.journal(session); len(recs) != 1 || recs[0].Outcome != journal.Failed {
+	if recs := f.journal(session); len(recs) != 1 || recs[0].Outcome != ctxkeep.Failed {
 		t.Fatalf("journal %+v: a partial failure is a failure", recs)
 	}
 	if out := f.run(golden(t, "UserPromptSubmit.json"), map[string]handler{"UserPromptSubmit": all()}); out != "" {

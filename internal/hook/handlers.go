@@ -29,10 +29,10 @@ func nothing(context.Context, *Call) (*Reply, error) { return nil, nil }
 // rare enough to pay for a transaction, often enough that `ctxkeep stats`
 // has little left to do.
 func indexJournal(ctx context.Context, c *Call) (*Reply, error) {
-	db, err := c.Index()
+	st, err := c.Store()
 	if err != nil {
 		return nil, err
 	}
-	_, err = db.IngestJournals(ctx, c.Dirs.Journals(), c.Event.SessionID)
+	_, err = st.IngestJournals(ctx, c.Dirs.Journals(), c.Event.SessionID)
 	return nil, err
 }

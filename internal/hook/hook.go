@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/fastjson"
@@ -97,7 +98,7 @@ func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[
 		logf("%s session=%s: journal: %v", ev.HookEventName, ev.SessionID, err)
 	}
 	var partial partialError
-	if reply == nil || (outcome != journal.OK && !errors.As(err, &partial)) {
+	if reply == nil || (outcome != ctxkeep.OK && !errors.As(err, &partial)) {
 		return
 	}
 	out, err := reply.encode()
@@ -160,7 +161,7 @@ func decode(payload []byte) (*Event, error) {
 func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
 	h, ok := table[c.Event.HookEventName]
 	if !ok {
-		return nil, journal.OK, nil
+		return nil, ctxkeep.OK, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.Config.DeadlineFor(c.Event.HookEventName))
 	defer cancel()
@@ -173,15 +174,15 @@ func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- result{err: fmt.Errorf("%v\n%s", p, debug.Stack()), outcome: journal.Panicked}
+				done <- result{err: fmt.Errorf("%v\n%s", p, debug.Stack()), outcome: ctxkeep.Panicked}
 			}
 		}()
 		reply, err := h(ctx, c)
 		if err != nil {
-			done <- result{reply: reply, err: err, outcome: journal.Failed} // run decides whether to write it
+			done <- result{reply: reply, err: err, outcome: ctxkeep.Failed} // run decides whether to write it
 			return
 		}
-		done <- result{reply: reply, outcome: journal.OK}
+		done <- result{reply: reply, outcome: ctxkeep.OK}
 	}()
 	select {
 	case r := <-done:
@@ -189,6 +190,6 @@ func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
 	case <-ctx.Done():
 		// The handler goroutine is abandoned; the process exits under it.
 		// Everything it may be writing is atomic (blobs) or transactional.
-		return nil, journal.TimedOut, fmt.Errorf("deadline of %s passed", config.FormatDuration(c.Config.DeadlineFor(c.Event.HookEventName)))
+		return nil, ctxkeep.TimedOut, fmt.Errorf("deadline of %s passed", config.FormatDuration(c.Config.DeadlineFor(c.Event.HookEventName)))
 	}
 }

@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 const session = "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
@@ -57,13 +58,24 @@ func (f *fixture) dirs() dirs.Dirs {
 	return d
 }
 
-func (f *fixture) journal(session string) []journal.Record {
+// openStore opens the fixture's store (migrating it with migrate, as the
+// CLI does), closed when the test ends.
+func (f *fixture) openStore(t testing.TB, mode store.Mode) *store.Store {
+	st, err := store.Open(context.Background(), f.dirs().IndexDB(), f.dirs().Blobs(), mode, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func (f *fixture) journal(session string) []ctxkeep.Event {
 	path, err := journal.Path(f.dirs().Journals(), session)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	var recs []journal.Record
-	journal.Read(path, 0, func(r journal.Record) error { recs = append(recs, r); return nil })
+	var recs []ctxkeep.Event
+	journal.Read(path, 0, func(r ctxkeep.Event) error { recs = append(recs, r); return nil })
 	return recs
 }
 
@@ -113,7 +125,7 @@ func TestGoldenEventsAreRecorded(t *testing.T) {
 				t.Fatalf("journal has %d records; log: %s", len(recs), f.log())
 			}
 			r := recs[0]
-			if r.Event != want.HookEventName || r.Tool != want.ToolName || r.Agent != want.AgentID || r.Outcome != journal.OK ||
+			if r.Event != want.HookEventName || r.Tool != want.ToolName || r.Agent != want.AgentID || r.Outcome != ctxkeep.OK ||
 				r.Bytes != int64(len(payload)) || r.Client != "2.1.330" || r.Cwd != want.Cwd || r.Transcript != want.TranscriptPath {
 				t.Errorf("record = %+v", r)
 			}
@@ -193,16 +205,16 @@ func TestHandlerFailuresFailOpen(t *testing.T) {
 	}{
 		"error": {func(context.Context, *Call) (*Reply, error) {
 			return &Reply{SystemMessage: "half done"}, errors.New("disk on fire")
-		}, journal.Failed, "disk on fire"},
+		}, ctxkeep.Failed, "disk on fire"},
 		"panic": {func(context.Context, *Call) (*Reply, error) {
 			var m map[string]int
 			m["x"] = 1
 			return nil, nil
-		}, journal.Panicked, "assignment to entry in nil map"},
+		}, ctxkeep.Panicked, "assignment to entry in nil map"},
 		"deadline": {func(ctx context.Context, c *Call) (*Reply, error) {
 			time.Sleep(time.Hour)
 			return &Reply{SystemMessage: "too late"}, nil
-		}, journal.TimedOut, "deadline of 50ms passed"},
+		}, ctxkeep.TimedOut, "deadline of 50ms passed"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -296,7 +308,7 @@ func TestUnknownEventIsRecordedOnly(t *testing.T) {
 
 func TestStopIndexesTheJournal(t *testing.T) {
 	f := newFixture(t)
-	db, err := sqlite.OpenMigrate(context.Background(), f.dirs().IndexDB())
+	db, err := store.Open(context.Background(), f.dirs().IndexDB(), f.dirs().Blobs(), store.Migrate, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +333,7 @@ func TestStopWithoutIndexFailsOpen(t *testing.T) {
 	if _, err := os.Stat(f.dirs().IndexDB()); !os.IsNotExist(err) {
 		t.Fatal("the hook created the index")
 	}
-	if recs := f.journal(session); len(recs) != 1 || recs[0].Outcome != journal.Failed {
+	if recs := f.journal(session); len(recs) != 1 || recs[0].Outcome != ctxkeep.Failed {
 		t.Fatalf("journal = %+v", recs)
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
@@ -90,19 +90,10 @@ func recallOnPrompt(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil || st == nil {
 		return nil, err
 	}
-	hits, err := st.Index.SearchChunks(ctx, sqlite.ChunkQuery{Text: c.Event.Prompt, Project: s.Project, Kind: "turn", Limit: 10})
-	if err != nil || len(hits) == 0 {
-		return nil, nil // nothing to search for, or nothing found
-	}
-	var good []sqlite.ChunkHit
-	for _, h := range hits {
-		if -h.BM25 >= float64(c.Config.Keep.RecallMinScore) {
-			good = append(good, h)
-		}
-	}
-	ranked, err := search.Rank(ctx, c.Event.Prompt, good, search.Signals{Now: c.Env.Now()})
+	ranked, err := search.Search(ctx, st, search.Query{Text: c.Event.Prompt, Project: s.Project, Kind: ctxkeep.KindTurn,
+		Limit: 10, MinLexical: float64(c.Config.Keep.RecallMinScore)}, search.Signals{Now: c.Env.Now()})
 	if err != nil || len(ranked) == 0 {
-		return nil, err
+		return nil, nil // nothing to search for, or nothing found
 	}
 	return &Reply{Specific: &SpecificOutput{HookEventName: c.Event.HookEventName, AdditionalContext: recallText(ranked, c.Config.Keep.RecallBudget)}}, nil
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // coldSession writes a transcript of 30 turns: task #1 done in the first,
@@ -65,12 +65,7 @@ func TestStopSummarisesColdTasksNearCompaction(t *testing.T) {
 		if out := f.run(stop, handlers); out != "" {
 			t.Errorf("Stop replied %q", out)
 		}
-		db, err := sqlite.Open(f.dirs().IndexDB())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cold, err := db.ColdTasks(context.Background(), session)
-		db.Close()
+		cold, err := f.openStore(t, store.Existing).ColdTasks(context.Background(), session)
 		if err != nil || len(cold) != c.want {
 			t.Errorf("at %d tokens: %d cold tasks (%v), want %d; log: %s", c.tokens, len(cold), err, c.want, f.log())
 		}
@@ -99,12 +94,7 @@ func TestStopPrunesAStoreOverItsLimit(t *testing.T) {
 		}
 	}
 	stored := func() int64 {
-		db, err := sqlite.Open(f.dirs().IndexDB())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		n, _ := db.StoredBytes(context.Background())
+		n, _ := f.openStore(t, store.Existing).StoredBytes(context.Background())
 		return n
 	}
 	if before := stored(); before <= 1<<20 {

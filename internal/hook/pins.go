@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
 
 // pinDirectives applies the pin directives typed in a prompt (ccm:pin …,
@@ -71,17 +71,17 @@ func (c *Call) applyDirective(ctx context.Context, d pin.Directive) (string, err
 	case pin.End:
 		return c.endRange(ctx, pending)
 	}
-	db, err := c.Index()
+	st, err := c.Store()
 	if err != nil {
 		return "", err
 	}
-	var e sqlite.Entry
+	var e ctxkeep.Entry
 	if d.Target == pin.Last {
-		e, err = db.LatestEntry(ctx, session)
+		e, err = latestEntry(ctx, st, session)
 	} else {
-		e, err = db.Entry(ctx, d.ID)
+		e, err = st.Entry(ctx, d.ID)
 	}
-	if errors.Is(err, sqlite.ErrNoEntry) {
+	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
 		if d.Target == pin.Last {
 			return "this session has no stored output yet, nothing was pinned; ccm:pin next pins the next one", nil
 		}
@@ -90,10 +90,10 @@ func (c *Call) applyDirective(ctx context.Context, d pin.Directive) (string, err
 	if err != nil {
 		return "", err
 	}
-	if e, err = db.SetPin(ctx, e.ID, d.Level.String(), d.Reason); err != nil {
+	if e, err = st.SetPin(ctx, e.ID, d.Level, d.Reason); err != nil {
 		return "", err
 	}
-	if d.Level == pin.None {
+	if d.Level == ctxkeep.PinNone {
 		return fmt.Sprintf("unpinned %s (%s `%s`)", e.ID, e.Tool, cutString(oneLine(e.Input), 60)), nil
 	}
 	return fmt.Sprintf("pinned %s (%s `%s`) %s", e.ID, e.Tool, cutString(oneLine(e.Input), 60), e.PinLevel), nil
@@ -105,15 +105,28 @@ func (c *Call) endRange(ctx context.Context, pending pin.Dir) (string, error) {
 	if err != nil || !ok {
 		return "no pin range was open (ccm:pin start opens one)", err
 	}
-	db, err := c.Index()
+	st, err := c.Store()
 	if err != nil {
 		return "", err
 	}
-	n, err := db.CountPinned(ctx, c.Event.SessionID, p.Since)
+	pinned, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: c.Event.SessionID, Pinned: true, Since: p.Since})
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("pin range closed: %d output(s) stored since it opened are pinned", n), nil
+	return fmt.Sprintf("pin range closed: %d output(s) stored since it opened are pinned", len(pinned)), nil
+}
+
+// latestEntry is the entry stored last in session: ErrNotFound when there
+// is none.
+func latestEntry(ctx context.Context, st ctxkeep.OutputStore, session string) (ctxkeep.Entry, error) {
+	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session, Latest: true, Limit: 1})
+	if err == nil && len(es) == 0 {
+		err = ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such entry: nothing stored yet")
+	}
+	if err != nil {
+		return ctxkeep.Entry{}, err
+	}
+	return es[0], nil
 }
 
 func note(cond bool, s string) string {
@@ -128,12 +141,12 @@ func note(cond bool, s string) string {
 // output is stored, so it must cost next to nothing when no pin waits; a
 // problem reading the pending pins is logged and the output stored
 // unpinned.
-func (c *Call) pendingPin(e *sqlite.Entry) {
+func (c *Call) pendingPin(e *ctxkeep.Entry) {
 	p, ok, err := pin.DirIn(c.Dirs.State).Claim(e.SessionID)
 	if err != nil {
 		c.logf("%s session=%s: pending pin: %v", c.Event.HookEventName, e.SessionID, err)
 	}
 	if ok {
-		e.PinLevel, e.PinReason = p.Level.String(), p.Reason
+		e.PinLevel, e.PinReason = p.Level, p.Reason
 	}
 }

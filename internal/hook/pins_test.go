@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -44,7 +43,7 @@ func (f *swapFixture) postOutput(id, text string) {
 func (f *swapFixture) pins() map[string]string {
 	levels := map[string]string{}
 	for _, e := range f.entries() {
-		levels[e.ToolUseID] = e.PinLevel + ":" + e.PinReason
+		levels[e.ToolUseID] = e.PinLevel.String() + ":" + e.PinReason
 	}
 	return levels
 }
@@ -172,24 +171,22 @@ func TestSessionEndCleansUp(t *testing.T) {
 // limits.total_bytes is brought under it there too.
 func TestSessionEndPrunesExpiredAndOverSize(t *testing.T) {
 	f := newSwapFixture(t)
-	db, err := sqlite.Open(f.dirs().IndexDB())
+	st, err := store.Open(context.Background(), f.dirs().IndexDB(), f.dirs().Blobs(), store.Existing, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := store.New(blob.New(f.dirs().Blobs()), db)
-	info, _, _ := st.Blobs.Put([]byte("an old output"))
-	old := sqlite.Entry{ID: "0123456789ab", SessionID: "old-session", Tool: "Bash", Hash: info.Hash, CreatedAt: time.Now().Add(-30 * 24 * time.Hour)}
-	if err := st.AddEntry(context.Background(), old, info); err != nil {
+	old := ctxkeep.Entry{ID: "0123456789ab", SessionID: "old-session", Tool: "Bash", CreatedAt: time.Now().Add(-30 * 24 * time.Hour)}
+	if old, err = st.PutEntry(context.Background(), old, []byte("an old output")); err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
+	st.Close()
 	f.postOutput("toolu_1", bigOutput("one"))
 	f.endSession("other")
 	es := f.entries()
 	if len(es) != 1 || es[0].ToolUseID != "toolu_1" {
 		t.Fatalf("entries = %+v", es)
 	}
-	if _, err := blob.New(f.dirs().Blobs()).Stat(info.Hash); err == nil {
+	if _, err := f.openStore(t, store.Existing).Open(context.Background(), old.Hash); err == nil {
 		t.Fatal("the expired output's blob is still there")
 	}
 
@@ -218,11 +215,6 @@ func randomText(seed, n int) string {
 	return b.String()
 }
 
-func storeSizes(t *testing.T, f *swapFixture) (map[blob.Hash]int64, int64, error) {
-	db, err := sqlite.Open(f.dirs().IndexDB())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	return db.BlobSizes(context.Background())
+func storeSizes(t *testing.T, f *swapFixture) (map[ctxkeep.Hash]int64, int64, error) {
+	return f.openStore(t, store.Existing).BlobSizes(context.Background())
 }

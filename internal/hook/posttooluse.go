@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
@@ -49,7 +49,7 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		Exit:     exitStatus(ev.ToolName),
 		FilePath: in.FilePath,
 	}
-	view, err := c.keep(ctx, &item, sessionDir)
+	view, err := c.putOutput(ctx, &item, sessionDir)
 	if err != nil {
 		return nil, err
 	}
@@ -98,21 +98,21 @@ func viewBudget(c *Call) swap.Budget {
 	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns}
 }
 
-// keep stores the original durably and indexes it, and returns its view.
-// The blob put (hash, compression, fsync), the readable copy and the view
-// are independent and run at once; the entry is committed only after all
-// three, and only after keep returns may the model see the view.
-func (c *Call) keep(ctx context.Context, it *swap.Item, sessionDir string) (string, error) {
+// putOutput stores the original durably and indexes it, and returns its
+// view. The blob put (hash, compression, fsync), the readable copy and the
+// view are independent and run at once; the entry is committed only after
+// all three, and only after putOutput returns may the model see the view.
+func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) (string, error) {
 	st, err := c.Store()
 	if err != nil {
 		return "", err
 	}
 	it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
-	var info blob.Info
+	var staged store.Staged
 	var putErr, copyErr error
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); info, _, putErr = st.Blobs.Put([]byte(it.Text)) }()
+	go func() { defer wg.Done(); staged, putErr = st.Stage([]byte(it.Text)) }()
 	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
 	view, stats := swap.View(*it, viewBudget(c))
 	wg.Wait()
@@ -124,18 +124,18 @@ func (c *Call) keep(ctx context.Context, it *swap.Item, sessionDir string) (stri
 		it.CopyPath = "" // the view then points to `ctxkeep show` only
 		view, stats = swap.View(*it, viewBudget(c))
 	}
-	e := sqlite.Entry{
+	e := ctxkeep.Entry{
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,
-		Tool: it.Tool, Input: it.Input, Hash: info.Hash, Chars: stats.Chars, Lines: stats.Lines,
-		ViewChars: stats.ViewChars, Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath,
-		Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
+		Tool: it.Tool, Input: it.Input, Chars: stats.Chars, Lines: stats.Lines, ViewChars: stats.ViewChars,
+		Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath, Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
 	}
 	if it.Exit != swap.NoExit {
 		code := it.Exit
 		e.ExitCode = &code
 	}
 	c.pendingPin(&e)
-	return view, st.AddEntry(ctx, e, info)
+	_, err = staged.Commit(ctx, e)
+	return view, err
 }
 
 func writeCopy(path, text string) error {

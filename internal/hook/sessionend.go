@@ -34,7 +34,7 @@ func tendAtSessionEnd(ctx context.Context, c *Call) (*Reply, error) {
 		}
 	default:
 		r, l := c.Config.Retention, c.Config.Limits
-		due, err := st.Index.PruneDue(ctx, opt.Now.Add(-min(r.Default, r.Retrieved, r.NeverRetrieved)), l.EntriesPerSession, l.TotalBytes)
+		due, err := st.PruneDue(ctx, opt.Now.Add(-min(r.Default, r.Retrieved, r.NeverRetrieved)), l.EntriesPerSession, l.TotalBytes)
 		if err != nil || !due {
 			return nil, err
 		}
@@ -51,7 +51,7 @@ func pruneOverLimit(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	size, err := st.Index.StoredBytes(ctx)
+	size, err := st.StoredBytes(ctx)
 	if err != nil || size <= c.Config.Limits.TotalBytes {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (c *Call) prune(ctx context.Context, opt prune.Options) error {
 	if err != nil {
 		return err
 	}
-	state, err := prune.Read(ctx, st.Index)
+	state, err := prune.Read(ctx, st)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // inventoryBudget bounds the inventory injected on resume, well inside the
@@ -18,11 +18,11 @@ func sessionStart(ctx context.Context, c *Call) (*Reply, error) {
 	if c.Event.Source != "resume" {
 		return nil, nil
 	}
-	db, err := c.Index()
+	st, err := c.Store()
 	if err != nil {
 		return nil, err
 	}
-	entries, err := db.Entries(ctx, c.Event.SessionID)
+	entries, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: c.Event.SessionID})
 	if err != nil || len(entries) == 0 {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func sessionStart(ctx context.Context, c *Call) (*Reply, error) {
 }
 
 // Inventory lists stored outputs, newest first, within budget characters.
-func Inventory(entries []sqlite.Entry, budget int) string {
+func Inventory(entries []ctxkeep.Entry, budget int) string {
 	var b strings.Builder
 	b.WriteString("ctxkeep kept these tool outputs of this session out of the context, exactly; " +
 		"print one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures), or Read its copy with offset/limit:\n")

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // swapFixture is a fixture with a migrated index and a client session
@@ -23,11 +23,11 @@ type swapFixture struct {
 
 func newSwapFixture(t *testing.T) *swapFixture {
 	f := newFixture(t)
-	db, err := sqlite.OpenMigrate(context.Background(), f.dirs().IndexDB())
+	st, err := store.Open(context.Background(), f.dirs().IndexDB(), f.dirs().Blobs(), store.Migrate, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
+	st.Close()
 	projects := filepath.Join(t.TempDir(), ".claude", "projects", "-p")
 	os.MkdirAll(projects, 0o700)
 	return &swapFixture{fixture: f, sessionDir: filepath.Join(projects, session), transcript: filepath.Join(projects, session+".jsonl")}
@@ -55,13 +55,8 @@ func (f *swapFixture) post(tool string, input, response any) map[string]json.Raw
 	return reply.Specific
 }
 
-func (f *swapFixture) entries() []sqlite.Entry {
-	db, err := sqlite.Open(f.dirs().IndexDB())
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer db.Close()
-	es, _ := db.Entries(context.Background(), session)
+func (f *swapFixture) entries() []ctxkeep.Entry {
+	es, _ := f.openStore(f.t, store.Existing).Entries(context.Background(), ctxkeep.EntryFilter{Session: session})
 	return es
 }
 
@@ -87,7 +82,7 @@ func TestPostToolUseSwapsALargeBashOutput(t *testing.T) {
 	if len(es) != 1 || es[0].Chars != len(text) || es[0].Failures != 1 || es[0].ExitCode == nil || *es[0].ExitCode != 0 {
 		t.Fatalf("entries = %+v", es)
 	}
-	data, err := blob.New(f.dirs().Blobs()).Get(es[0].Hash)
+	data, err := f.openStore(t, store.Existing).Open(context.Background(), es[0].Hash)
 	if err != nil || string(data) != text {
 		t.Fatalf("stored blob: %v", err)
 	}
@@ -174,7 +169,7 @@ func TestPostToolUseWithoutIndexPassesThrough(t *testing.T) {
 	if out := f.run(payload, handlers); out != "" {
 		t.Fatalf("stdout %q", out)
 	}
-	if recs := f.journal(session); len(recs) != 1 || recs[0].Outcome != journal.Failed {
+	if recs := f.journal(session); len(recs) != 1 || recs[0].Outcome != ctxkeep.Failed {
 		t.Fatalf("journal %+v; log %s", recs, f.log())
 	}
 }
@@ -196,9 +191,9 @@ func TestResumeInjectsTheInventory(t *testing.T) {
 }
 
 func TestInventoryFitsItsBudget(t *testing.T) {
-	var es []sqlite.Entry
+	var es []ctxkeep.Entry
 	for i := range 200 {
-		es = append(es, sqlite.Entry{ID: strings.Repeat("a", 11) + string(rune('a'+i%26)), Tool: "Bash", Input: strings.Repeat("cmd ", 50), Summary: "9 lines"})
+		es = append(es, ctxkeep.Entry{ID: strings.Repeat("a", 11) + string(rune('a'+i%26)), Tool: "Bash", Input: strings.Repeat("cmd ", 50), Summary: "9 lines"})
 	}
 	inv := Inventory(es, 4000)
 	if len(inv) > 4000 || !strings.Contains(inv, "older: `ctxkeep list`") {

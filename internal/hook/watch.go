@@ -60,11 +60,11 @@ func (c *Call) crossing(st *watch.WarnState, levels []int) (watch.Warning, bool)
 // kept returns what swap kept out of the session, or nil when the index
 // cannot say: a warning goes out without it rather than not at all.
 func (c *Call) kept(ctx context.Context) *watch.Kept {
-	db, err := c.Index()
+	st, err := c.Store()
 	if err != nil {
 		return nil
 	}
-	swaps, err := db.Swaps(ctx, c.Event.SessionID)
+	swaps, err := st.Swaps(ctx, c.Event.SessionID)
 	if err != nil {
 		return nil
 	}

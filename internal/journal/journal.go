@@ -17,33 +17,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 )
-
-// Outcomes of a hook call.
-const (
-	OK       = "ok"       // handled
-	Failed   = "error"    // an internal error; the hook failed open
-	Panicked = "panic"    // a recovered panic; the hook failed open
-	TimedOut = "timeout"  // the handler blew its deadline; the hook failed open
-	TooLarge = "oversize" // the payload was over limits.hook_input_bytes
-)
-
-// Record is one hook event as ctxkeep saw it.
-type Record struct {
-	Time       time.Time `json:"t"`
-	Event      string    `json:"ev"`
-	Tool       string    `json:"tool,omitempty"`
-	Agent      string    `json:"agent,omitempty"` // set inside subagents
-	Bytes      int64     `json:"bytes"`           // payload size
-	Micros     int64     `json:"us"`              // process start to reply
-	Outcome    string    `json:"out"`
-	Client     string    `json:"client,omitempty"` // Claude Code version, from AI_AGENT
-	Cwd        string    `json:"cwd,omitempty"`
-	Transcript string    `json:"transcript,omitempty"`
-}
 
 // ValidSessionID reports whether id is safe to use as a file name: the
 // client's ids are UUIDs; anything with a path separator, a leading dot or
@@ -77,7 +54,7 @@ func Path(dir, session string) (string, error) {
 
 // Append adds one record to a session's journal with a single write
 // (fsx.Append), so concurrent hooks need no lock.
-func Append(dir, session string, r Record) error {
+func Append(dir, session string, r ctxkeep.Event) error {
 	path, err := Path(dir, session)
 	if err != nil {
 		return err
@@ -112,7 +89,7 @@ func Sessions(dir string) ([]string, error) {
 // offset on, and returns the offset after the last complete line: a line
 // still being written is left for the next call. Lines that do not decode
 // are counted in bad and skipped.
-func Read(path string, offset int64, fn func(Record) error) (next int64, bad int, err error) {
+func Read(path string, offset int64, fn func(ctxkeep.Event) error) (next int64, bad int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return offset, 0, err
@@ -132,7 +109,7 @@ func Read(path string, offset int64, fn func(Record) error) (next int64, bad int
 			return next, bad, err
 		}
 		next += int64(len(line))
-		var r Record
+		var r ctxkeep.Event
 		if json.Unmarshal(line, &r) != nil || r.Event == "" {
 			bad++
 			continue

@@ -15,9 +15,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -34,41 +33,41 @@ type ArchiveResult struct {
 	Written  int   // chunks written (new or changed)
 	Turns    int   // turns in the session so far
 	Problems int   // transcript lines that could not be read
-	Usage    transcript.ContextUsage
+	Usage    ctxkeep.Usage
 }
 
 // Archive brings the session's archive up to date with its transcript. It
 // reads only what is new since the last run, from the first line of the
 // last turn (which may have been open then): running it again costs
 // little and stores nothing twice.
-func Archive(ctx context.Context, st *store.Store, s Session) (ArchiveResult, error) {
+func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, error) {
 	var res ArchiveResult
-	cur, ok, err := st.Index.GetArchiveCursor(ctx, s.ID)
+	cur, ok, err := st.Cursor(ctx, s.ID)
 	if err != nil {
 		return res, err
 	}
 	if !ok || cur.Transcript != s.Transcript {
-		cur = sqlite.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
+		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
 	}
-	f, err := transcript.ReadFile(s.Transcript, cur.At)
+	f, err := transcript.ReadFile(s.Transcript, transcript.Cursor{Offset: cur.Offset, Line: cur.Line})
 	if errors.Is(err, transcript.ErrShrunk) {
 		// Rewritten under us (a purge): read it all again; turns are
 		// replaced by index, nothing is duplicated.
-		cur = sqlite.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
-		f, err = transcript.ReadFile(s.Transcript, cur.At)
+		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
+		f, err = transcript.ReadFile(s.Transcript, transcript.Cursor{})
 	}
 	if err != nil {
 		return res, fmt.Errorf("archive %s: %w", s.Transcript, err)
 	}
-	res.Read, res.Problems = f.Next.Offset-cur.At.Offset, len(f.Problems)
+	res.Read, res.Problems = f.Next.Offset-cur.Offset, len(f.Problems)
 	chunks, next, err := chunksOf(ctx, st, s, f, cur)
 	if err != nil {
 		return res, err
 	}
 	for i := range f.Records {
-		next.Usage.Update(&f.Records[i])
+		transcript.UpdateUsage(&next.Usage, &f.Records[i])
 	}
-	if res.Written, err = st.Index.SaveChunks(ctx, s.ID, chunks, next); err != nil {
+	if res.Written, err = st.SaveChunks(ctx, s.ID, chunks, next); err != nil {
 		return res, err
 	}
 	res.Turns, res.Usage = next.Turn, next.Usage
@@ -78,7 +77,7 @@ func Archive(ctx context.Context, st *store.Store, s Session) (ArchiveResult, er
 // chunksOf cuts the records read into turn chunks (and compaction summary
 // chunks), numbering turns from the cursor's, and returns the cursor for
 // next time: the start of the last turn.
-func chunksOf(ctx context.Context, st *store.Store, s Session, f *transcript.File, cur sqlite.ArchiveCursor) ([]archive.Chunk, sqlite.ArchiveCursor, error) {
+func chunksOf(ctx context.Context, st ctxkeep.Store, s Session, f *transcript.File, cur ctxkeep.ArchiveCursor) ([]ctxkeep.Chunk, ctxkeep.ArchiveCursor, error) {
 	next := cur
 	next.Transcript = s.Transcript
 	turns := transcript.Turns(f.Records)
@@ -89,7 +88,7 @@ func chunksOf(ctx context.Context, st *store.Store, s Session, f *transcript.Fil
 	if err != nil {
 		return nil, next, err
 	}
-	var chunks []archive.Chunk
+	var chunks []ctxkeep.Chunk
 	starts := make([]int64, len(turns))
 	for i, t := range turns {
 		index := cur.Turn + i
@@ -99,17 +98,17 @@ func chunksOf(ctx context.Context, st *store.Store, s Session, f *transcript.Fil
 	chunks = append(chunks, summaries(s, f.Records, starts, cur.Turn)...)
 	last := turns[len(turns)-1]
 	next.Turn = cur.Turn + len(turns) - 1
-	next.At = transcript.Cursor{Offset: start(last), Line: startLine(last)}
-	if next.At.Offset < cur.At.Offset { // a first turn without records: keep the old cursor
-		next.At = cur.At
+	next.Offset, next.Line = start(last), startLine(last)
+	if next.Offset < cur.Offset { // a first turn without records: keep the old cursor
+		next.Offset, next.Line = cur.Offset, cur.Line
 	}
 	return chunks, next, nil
 }
 
 // summaries archives the compaction summaries among the records, each under
 // the index of the turn it happened in.
-func summaries(s Session, recs []transcript.Record, starts []int64, first int) []archive.Chunk {
-	var out []archive.Chunk
+func summaries(s Session, recs []transcript.Record, starts []int64, first int) []ctxkeep.Chunk {
+	var out []ctxkeep.Chunk
 	for i := range recs {
 		r := &recs[i]
 		if !r.IsCompactSummary || !r.MainThread() {
@@ -144,17 +143,23 @@ func startLine(t transcript.Turn) int {
 
 // swapLookup finds the outputs ctxkeep swapped out of the session, by the
 // tool call that produced them, reading each original only when asked.
-func swapLookup(ctx context.Context, st *store.Store, session string) (archive.Lookup, error) {
-	byCall, err := st.Index.EntriesByToolUse(ctx, session)
+func swapLookup(ctx context.Context, st ctxkeep.Store, session string) (archive.Lookup, error) {
+	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
 	if err != nil {
 		return nil, err
+	}
+	byCall := make(map[string]ctxkeep.Entry, len(es))
+	for _, e := range es {
+		if e.ToolUseID != "" {
+			byCall[e.ToolUseID] = e
+		}
 	}
 	return func(toolUseID string) (archive.Swapped, bool) {
 		e, ok := byCall[toolUseID]
 		if !ok {
 			return archive.Swapped{}, false
 		}
-		data, err := st.Blobs.Get(e.Hash)
+		data, err := st.Open(ctx, e.Hash)
 		if err != nil {
 			return archive.Swapped{ID: e.ID}, true // referenced, not indexed: recall reports the problem
 		}

@@ -5,15 +5,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
 
 // PreservationInput is what the preservation block is made of.
 type PreservationInput struct {
 	State        archive.State
-	Cold         []archive.ColdTask
+	Cold         []ctxkeep.ColdTask
 	GitDiffStat  string
 	Instructions string // the user's own compaction instructions
 	Trigger      string // manual or auto
@@ -66,9 +66,9 @@ func instructionsSection(text string, n int) string {
 // RestoreInput is what the restore block is made of.
 type RestoreInput struct {
 	State     archive.State
-	Last      []archive.Chunk // the latest turns, oldest first
-	Cold      []archive.ColdTask
-	Inventory []sqlite.Entry // outputs kept out of the context
+	Last      []ctxkeep.Chunk // the latest turns, oldest first
+	Cold      []ctxkeep.ColdTask
+	Inventory []ctxkeep.Entry // outputs kept out of the context
 	Relevant  []search.Result
 	Budget    int
 }
@@ -190,7 +190,7 @@ func exitText(code int) string {
 	return fmt.Sprint(code)
 }
 
-func cold(cs []archive.ColdTask) []string {
+func cold(cs []ctxkeep.ColdTask) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, fmt.Sprintf("#%s %s: %s", c.TaskID, c.Subject, c.Summary))
@@ -200,11 +200,11 @@ func cold(cs []archive.ColdTask) []string {
 
 // current is where the session stands: the last request, the last reply,
 // the tasks in progress.
-func current(last []archive.Chunk, s archive.State) []string {
+func current(last []ctxkeep.Chunk, s archive.State) []string {
 	var out []string
 	for i := len(last) - 1; i >= 0; i-- {
 		c := last[i]
-		if c.Kind != archive.KindTurn || c.Prompt == "" {
+		if c.Kind != ctxkeep.KindTurn || c.Prompt == "" {
 			continue
 		}
 		out = append(out, fmt.Sprintf("last request (turn %d, %s): %s", c.Turn, c.Key, c.Prompt))
@@ -230,7 +230,7 @@ func current(last []archive.Chunk, s archive.State) []string {
 // lastReply is the end of the assistant's text in a chunk's body: the
 // last paragraphs that fit in replyLen bytes, where a long turn says
 // what it did last and what comes next.
-func lastReply(c archive.Chunk) string {
+func lastReply(c ctxkeep.Chunk) string {
 	i := strings.LastIndex(c.Body, "\nassistant: ")
 	if i < 0 {
 		if !strings.HasPrefix(c.Body, "assistant: ") {
@@ -260,17 +260,17 @@ func tail(text string, n int) string {
 	return "…" + strings.TrimSpace(text[from:])
 }
 
-func worklog(last []archive.Chunk) []string {
+func worklog(last []ctxkeep.Chunk) []string {
 	var out []string
 	for i := len(last) - 1; i >= 0; i-- {
-		if c := last[i]; c.Kind == archive.KindTurn {
+		if c := last[i]; c.Kind == ctxkeep.KindTurn {
 			out = append(out, fmt.Sprintf("turn %d (%s): %s", c.Turn, c.Key, c.Summary))
 		}
 	}
 	return out
 }
 
-func inventory(es []sqlite.Entry) []string {
+func inventory(es []ctxkeep.Entry) []string {
 	var out []string
 	for i := len(es) - 1; i >= 0; i-- {
 		e := es[i]

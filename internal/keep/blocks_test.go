@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
@@ -28,7 +29,7 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-func fixtureState(t *testing.T) (archive.State, []archive.Chunk) {
+func fixtureState(t *testing.T) (archive.State, []ctxkeep.Chunk) {
 	st := newStore(t)
 	path := fixture(t, t.TempDir())
 	s := Session{ID: "fixture", Project: "/p", Transcript: path}

@@ -54,7 +54,7 @@ func TestColdTasks(t *testing.T) {
 			t.Errorf("turn %d at %v%%: %d new summaries, %v; want %d", c.turns, c.percent, n, err, c.want)
 		}
 	}
-	cold, _ := st.Index.ColdTasks(ctx, "fixture")
+	cold, _ := st.ColdTasks(ctx, "fixture")
 	if len(cold) != 1 || cold[0].TaskID != "1" || !strings.Contains(cold[0].Summary, "limit.go") || !strings.Contains(cold[0].Summary, "go test") {
 		t.Fatalf("cold tasks = %+v", cold)
 	}

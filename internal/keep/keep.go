@@ -11,10 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // Options tune what the blocks hold.
@@ -40,12 +39,12 @@ var DefaultInstructions string
 const InstructionsFileName = "compact-instructions.md"
 
 // State archives the session and folds its working state.
-func State(ctx context.Context, st *store.Store, s Session, isCheck func(string) bool) (archive.State, []archive.Chunk, ArchiveResult, error) {
+func State(ctx context.Context, st ctxkeep.Store, s Session, isCheck func(string) bool) (archive.State, []ctxkeep.Chunk, ArchiveResult, error) {
 	res, err := Archive(ctx, st, s)
 	if err != nil {
 		return archive.State{}, nil, res, err
 	}
-	chunks, err := st.Index.Chunks(ctx, s.ID)
+	chunks, err := st.Chunks(ctx, s.ID)
 	if err != nil {
 		return archive.State{}, nil, res, err
 	}
@@ -53,12 +52,12 @@ func State(ctx context.Context, st *store.Store, s Session, isCheck func(string)
 }
 
 // Preserve archives what is new and returns the preservation block.
-func Preserve(ctx context.Context, st *store.Store, s Session, trigger string, o Options) (string, error) {
+func Preserve(ctx context.Context, st ctxkeep.Store, s Session, trigger string, o Options) (string, error) {
 	state, _, _, err := State(ctx, st, s, o.IsCheck)
 	if err != nil {
 		return "", err
 	}
-	cold, err := st.Index.ColdTasks(ctx, s.ID)
+	cold, err := st.ColdTasks(ctx, s.ID)
 	if err != nil {
 		return "", err
 	}
@@ -73,16 +72,16 @@ const lastTurns = 8
 
 // Restore archives what is new (the client's summary included) and returns
 // the restore block.
-func Restore(ctx context.Context, st *store.Store, s Session, o Options) (string, error) {
+func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (string, error) {
 	state, chunks, _, err := State(ctx, st, s, o.IsCheck)
 	if err != nil {
 		return "", err
 	}
-	cold, err := st.Index.ColdTasks(ctx, s.ID)
+	cold, err := st.ColdTasks(ctx, s.ID)
 	if err != nil {
 		return "", err
 	}
-	inv, err := st.Index.Entries(ctx, s.ID)
+	inv, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: s.ID})
 	if err != nil {
 		return "", err
 	}
@@ -97,7 +96,7 @@ func Restore(ctx context.Context, st *store.Store, s Session, o Options) (string
 // Relevant finds the archived turns of the project most relevant to the
 // session's latest requests, leaving out the turns the restore block
 // already walks through.
-func Relevant(ctx context.Context, st *store.Store, s Session, state archive.State, last []archive.Chunk, o Options) ([]search.Result, error) {
+func Relevant(ctx context.Context, st ctxkeep.Store, s Session, state archive.State, last []ctxkeep.Chunk, o Options) ([]search.Result, error) {
 	if o.Relevant <= 0 || len(state.UserMessages) == 0 {
 		return nil, nil
 	}
@@ -105,28 +104,16 @@ func Relevant(ctx context.Context, st *store.Store, s Session, state archive.Sta
 	for _, m := range state.UserMessages[max(0, len(state.UserMessages)-3):] {
 		query = append(query, m.Text)
 	}
-	hits, err := st.Index.SearchChunks(ctx, sqlite.ChunkQuery{Text: strings.Join(query, " "), Project: s.Project, Kind: archive.KindTurn, Limit: 50})
-	if errors.Is(err, sqlite.ErrEmptyQuery) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	skip := map[string]bool{}
 	for _, c := range last {
 		skip[c.Key] = true
 	}
-	var kept []sqlite.ChunkHit
-	for _, h := range hits {
-		if !skip[h.Key] {
-			kept = append(kept, h)
-		}
+	rs, err := search.Search(ctx, st, search.Query{Text: strings.Join(query, " "), Project: s.Project, Kind: ctxkeep.KindTurn,
+		Limit: o.Relevant, Skip: skip}, search.Signals{Now: o.Now, Files: currentFiles(state)})
+	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
+		return nil, nil
 	}
-	ranked, err := search.Rank(ctx, strings.Join(query, " "), kept, search.Signals{Now: o.Now, Files: currentFiles(state)})
-	if err != nil {
-		return nil, err
-	}
-	return ranked[:min(o.Relevant, len(ranked))], nil
+	return rs, err
 }
 
 // currentFiles are the files the session touched last.
@@ -138,10 +125,10 @@ func currentFiles(s archive.State) []string {
 	return out
 }
 
-func latestTurns(chunks []archive.Chunk, n int) []archive.Chunk {
-	var turns []archive.Chunk
+func latestTurns(chunks []ctxkeep.Chunk, n int) []ctxkeep.Chunk {
+	var turns []ctxkeep.Chunk
 	for _, c := range chunks {
-		if c.Kind == archive.KindTurn {
+		if c.Kind == ctxkeep.KindTurn {
 			turns = append(turns, c)
 		}
 	}
@@ -152,15 +139,15 @@ func latestTurns(chunks []archive.Chunk, n int) []archive.Chunk {
 // are a multiple of archive.ColdEveryTurns and once the context is
 // archive.ColdAtPercent of the way to compaction (percent). A task is
 // summarised once: running it again adds nothing.
-func UpdateCold(ctx context.Context, st *store.Store, s Session, turns int, percent float64, isCheck func(string) bool, now time.Time) (int, error) {
+func UpdateCold(ctx context.Context, st ctxkeep.Store, s Session, turns int, percent float64, isCheck func(string) bool, now time.Time) (int, error) {
 	if turns == 0 || turns%archive.ColdEveryTurns != 0 || percent < archive.ColdAtPercent {
 		return 0, nil
 	}
-	chunks, err := st.Index.Chunks(ctx, s.ID)
+	chunks, err := st.Chunks(ctx, s.ID)
 	if err != nil {
 		return 0, err
 	}
-	have, err := st.Index.ColdTasks(ctx, s.ID)
+	have, err := st.ColdTasks(ctx, s.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -172,7 +159,7 @@ func UpdateCold(ctx context.Context, st *store.Store, s Session, turns int, perc
 	if len(fresh) == 0 {
 		return 0, nil
 	}
-	return len(fresh), st.Index.AddColdTasks(ctx, s.ID, fresh, now)
+	return len(fresh), st.AddColdTasks(ctx, s.ID, fresh, now)
 }
 
 // gitDiffStat is `git diff --stat HEAD` of the project, its last lines,

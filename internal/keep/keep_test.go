@@ -7,11 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -19,13 +18,7 @@ var ctx = context.Background()
 
 func newStore(t testing.TB) *store.Store {
 	t.Helper()
-	dir := t.TempDir()
-	db, err := sqlite.OpenMigrate(ctx, filepath.Join(dir, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return store.New(blob.New(filepath.Join(dir, "blobs")), db)
+	return storetest.Local(t, t.TempDir())
 }
 
 var spotterSessions = realdata.Spotter
@@ -55,13 +48,13 @@ func TestArchiveIncrementallyEqualsAtOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, _ := st.Index.Chunks(ctx, "grown")
-			b, _ := once.Index.Chunks(ctx, "grown")
+			a, _ := st.Chunks(ctx, "grown")
+			b, _ := once.Chunks(ctx, "grown")
 			if len(a) != len(b) || len(b) == 0 {
 				t.Fatalf("%d chunks incrementally, %d at once", len(a), len(b))
 			}
 			for i := range a {
-				if a[i].Key != b[i].Key || a[i].Hash() != b[i].Hash() || a[i].Summary != b[i].Summary {
+				if a[i].Key != b[i].Key || a[i].BodyHash() != b[i].BodyHash() || a[i].Summary != b[i].Summary {
 					t.Fatalf("chunk %d differs: turn %d %q vs turn %d %q", i, a[i].Turn, a[i].Summary, b[i].Turn, b[i].Summary)
 				}
 			}
@@ -86,10 +79,10 @@ func TestCompactionSummaryIsArchived(t *testing.T) {
 	if _, err := Archive(ctx, st, Session{ID: "s", Project: "/p", Transcript: path}); err != nil {
 		t.Fatal(err)
 	}
-	chunks, _ := st.Index.Chunks(ctx, "s")
+	chunks, _ := st.Chunks(ctx, "s")
 	n := 0
 	for _, c := range chunks {
-		if c.Kind == archive.KindSummary {
+		if c.Kind == ctxkeep.KindSummary {
 			n++
 			if len(c.Body) < 500 {
 				t.Errorf("summary chunk of %d bytes", len(c.Body))
@@ -99,7 +92,7 @@ func TestCompactionSummaryIsArchived(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d summary chunks, want 1", n)
 	}
-	hits, err := st.Index.SearchChunks(ctx, sqlite.ChunkQuery{Text: "session continued previous conversation summary", Kind: archive.KindSummary})
+	hits, err := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "session continued previous conversation summary", Kind: ctxkeep.KindSummary})
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("search for the summary: %d hits, %v", len(hits), err)
 	}

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -49,7 +49,7 @@ func loadLocomo(t testing.TB, st *store.Store) (locomo, map[string]map[int]strin
 	dia := map[string]map[int]string{} // sample → turn → dia_id
 	for _, conv := range ds {
 		dia[conv.SampleID] = map[int]string{}
-		var chunks []archive.Chunk
+		var chunks []ctxkeep.Chunk
 		for n := 1; ; n++ {
 			raw, ok := conv.Conversation[fmt.Sprintf("session_%d", n)]
 			if !ok {
@@ -69,12 +69,12 @@ func loadLocomo(t testing.TB, st *store.Store) (locomo, map[string]map[int]strin
 				if k+1 < len(turns) {
 					around = append(around, utterance(turns[k+1]))
 				}
-				chunks = append(chunks, archive.Chunk{Key: archive.ChunkKey(conv.SampleID, archive.KindTurn, i), SessionID: conv.SampleID,
-					Project: "locomo", Kind: archive.KindTurn, Turn: i, Prompt: utterance(d), Body: strings.Join(around, "\n")})
+				chunks = append(chunks, ctxkeep.Chunk{Key: archive.ChunkKey(conv.SampleID, ctxkeep.KindTurn, i), SessionID: conv.SampleID,
+					Project: "locomo", Kind: ctxkeep.KindTurn, Turn: i, Prompt: utterance(d), Body: strings.Join(around, "\n")})
 				dia[conv.SampleID][i] = d.DiaID
 			}
 		}
-		if _, err := st.Index.SaveChunks(ctx, conv.SampleID, chunks, sqlite.ArchiveCursor{Transcript: "locomo"}); err != nil {
+		if _, err := st.SaveChunks(ctx, conv.SampleID, chunks, ctxkeep.ArchiveCursor{Transcript: "locomo"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -128,8 +128,8 @@ func TestLocomoRecall(t *testing.T) {
 			if len(q.Evidence) == 0 {
 				continue
 			}
-			hits, err := st.Index.SearchChunks(ctx, sqlite.ChunkQuery{Text: q.Question, Session: conv.SampleID, Limit: 50})
-			if err != nil && err != sqlite.ErrEmptyQuery {
+			hits, err := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: q.Question, Session: conv.SampleID, Limit: 50})
+			if err != nil && err != ctxkeep.ErrEmptyQuery {
 				t.Fatal(err)
 			}
 			ranked, _ := search.Rank(ctx, q.Question, hits, search.Signals{})

@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
@@ -71,7 +70,7 @@ func TestSpotterCompaction(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s restore block: %d bytes", id[:8], len(block))
-		preChunks, err := st.Index.Chunks(ctx, id)
+		preChunks, err := st.Chunks(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +79,7 @@ func TestSpotterCompaction(t *testing.T) {
 		if _, err := Archive(ctx, full, Session{ID: id, Transcript: writeTemp(t, after)}); err != nil {
 			t.Fatal(err)
 		}
-		postChunks, err := full.Index.Chunks(ctx, id)
+		postChunks, err := full.Chunks(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,10 +202,10 @@ func clientSummary(t *testing.T, dir string) string {
 }
 
 // details are the file paths, commands and error lines of chunks.
-func details(chunks []archive.Chunk) map[string]map[string]bool {
+func details(chunks []ctxkeep.Chunk) map[string]map[string]bool {
 	out := map[string]map[string]bool{"files": {}, "commands": {}, "errors": {}}
 	for _, c := range chunks {
-		if c.Kind != archive.KindTurn {
+		if c.Kind != ctxkeep.KindTurn {
 			continue
 		}
 		for _, f := range append(c.Meta.FilesRead, c.Meta.FilesModified...) {
@@ -258,8 +257,8 @@ func firstCwd(data []byte) string {
 // searchFinds reports whether `ctxkeep search DETAIL --session ID` ranks a
 // turn holding the detail in its top 3.
 func searchFinds(t *testing.T, st *store.Store, id, detail, cwd string) bool {
-	hits, err := st.Index.SearchChunks(ctx, sqlite.ChunkQuery{Text: detail, Session: id, Limit: 50})
-	if errors.Is(err, sqlite.ErrEmptyQuery) {
+	hits, err := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: detail, Session: id, Limit: 50})
+	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 		return false
 	}
 	if err != nil {
@@ -270,11 +269,11 @@ func searchFinds(t *testing.T, st *store.Store, id, detail, cwd string) bool {
 		t.Fatal(err)
 	}
 	for _, r := range ranked[:min(3, len(ranked))] {
-		c, err := st.Index.Chunk(ctx, r.Key)
+		c, err := st.Chunk(ctx, r.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := details([]archive.Chunk{c})
+		d := details([]ctxkeep.Chunk{c})
 		if d["files"][detail] || d["commands"][detail] || d["errors"][detail] || mentions(c.Prompt+"\n"+c.Body, detail, cwd) {
 			return true
 		}

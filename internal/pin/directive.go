@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // Target says which stored outputs a directive pins.
@@ -21,7 +23,7 @@ const (
 type Directive struct {
 	Target Target
 	ID     string // for ByID
-	Level  Level
+	Level  ctxkeep.PinLevel
 	Reason string
 	Line   int    // 1-based line of the prompt
 	Text   string // the line as typed, trimmed
@@ -149,7 +151,7 @@ func parseArgs(s string, line int, text string) (Directive, error) {
 	for _, t := range toks[1:] {
 		key := t.key
 		if key == "" {
-			if _, err := ParseLevel(strings.ToLower(t.word)); err != nil {
+			if _, err := ctxkeep.ParsePinLevel(strings.ToLower(t.word)); err != nil {
 				return fail("unexpected %q: quote a reason that has spaces, reason=\"…\"", t.word)
 			}
 			key = "level"
@@ -160,7 +162,7 @@ func parseArgs(s string, line int, text string) (Directive, error) {
 		seen[key] = true
 		switch key {
 		case "level":
-			l, err := ParseLevel(strings.ToLower(t.word))
+			l, err := ctxkeep.ParsePinLevel(strings.ToLower(t.word))
 			if err != nil {
 				return fail("%v", err)
 			}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 func TestParseDirectives(t *testing.T) {
@@ -12,28 +14,28 @@ func TestParseDirectives(t *testing.T) {
 		want   []Directive
 		only   bool
 	}{
-		{"ccm:pin last", []Directive{{Target: Last, Level: Soft}}, true},
+		{"ccm:pin last", []Directive{{Target: Last, Level: ctxkeep.PinSoft}}, true},
 		{"ccm:pin last level=soft reason=\"important build output\"",
-			[]Directive{{Target: Last, Level: Soft, Reason: "important build output"}}, true},
-		{"ccm:pin next level=hard", []Directive{{Target: Next, Level: Hard}}, true},
-		{"ccm:pin next hard", []Directive{{Target: Next, Level: Hard}}, true},
-		{"  ccm:pin start level=soft  ", []Directive{{Target: Start, Level: Soft}}, true},
-		{"ccm:pin end", []Directive{{Target: End, Level: Soft}}, true},
-		{"ccm:pin LAST Level=HARD", []Directive{{Target: Last, Level: Hard}}, true},
-		{"ccm:pin last level=none", []Directive{{Target: Last, Level: None}}, true},
-		{"ccm:pin 3f2a9c reason=keep", []Directive{{Target: ByID, ID: "3f2a9c", Level: Soft, Reason: "keep"}}, true},
-		{`ccm:pin last reason='it said "no"'`, []Directive{{Target: Last, Level: Soft, Reason: `it said "no"`}}, true},
-		{`ccm:pin last reason="a \"quoted\" \\ word"`, []Directive{{Target: Last, Level: Soft, Reason: `a "quoted" \ word`}}, true},
+			[]Directive{{Target: Last, Level: ctxkeep.PinSoft, Reason: "important build output"}}, true},
+		{"ccm:pin next level=hard", []Directive{{Target: Next, Level: ctxkeep.PinHard}}, true},
+		{"ccm:pin next hard", []Directive{{Target: Next, Level: ctxkeep.PinHard}}, true},
+		{"  ccm:pin start level=soft  ", []Directive{{Target: Start, Level: ctxkeep.PinSoft}}, true},
+		{"ccm:pin end", []Directive{{Target: End, Level: ctxkeep.PinSoft}}, true},
+		{"ccm:pin LAST Level=HARD", []Directive{{Target: Last, Level: ctxkeep.PinHard}}, true},
+		{"ccm:pin last level=none", []Directive{{Target: Last, Level: ctxkeep.PinNone}}, true},
+		{"ccm:pin 3f2a9c reason=keep", []Directive{{Target: ByID, ID: "3f2a9c", Level: ctxkeep.PinSoft, Reason: "keep"}}, true},
+		{`ccm:pin last reason='it said "no"'`, []Directive{{Target: Last, Level: ctxkeep.PinSoft, Reason: `it said "no"`}}, true},
+		{`ccm:pin last reason="a \"quoted\" \\ word"`, []Directive{{Target: Last, Level: ctxkeep.PinSoft, Reason: `a "quoted" \ word`}}, true},
 		{"run the tests\nccm:pin next\nand fix them",
-			[]Directive{{Target: Next, Level: Soft, Line: 2}}, false},
-		{"ccm:pin start\n\nccm:pin end\n", []Directive{{Target: Start, Level: Soft}, {Target: End, Level: Soft, Line: 3}}, true},
+			[]Directive{{Target: Next, Level: ctxkeep.PinSoft, Line: 2}}, false},
+		{"ccm:pin start\n\nccm:pin end\n", []Directive{{Target: Start, Level: ctxkeep.PinSoft}, {Target: End, Level: ctxkeep.PinSoft, Line: 3}}, true},
 		// Slash commands: the client hands hooks the command as typed.
-		{"/pin-last", []Directive{{Target: Last, Level: Soft}}, true},
-		{"/pin-last hard reason=\"the failing run\"", []Directive{{Target: Last, Level: Hard, Reason: "the failing run"}}, true},
-		{"/pin-next level=hard", []Directive{{Target: Next, Level: Hard}}, true},
-		{" /pin-start\n", []Directive{{Target: Start, Level: Soft}}, true},
-		{"/pin-end", []Directive{{Target: End, Level: Soft}}, true},
-		{"/ctxkeep:pin-last hard", []Directive{{Target: Last, Level: Hard}}, true}, // installed as a plugin
+		{"/pin-last", []Directive{{Target: Last, Level: ctxkeep.PinSoft}}, true},
+		{"/pin-last hard reason=\"the failing run\"", []Directive{{Target: Last, Level: ctxkeep.PinHard, Reason: "the failing run"}}, true},
+		{"/pin-next level=hard", []Directive{{Target: Next, Level: ctxkeep.PinHard}}, true},
+		{" /pin-start\n", []Directive{{Target: Start, Level: ctxkeep.PinSoft}}, true},
+		{"/pin-end", []Directive{{Target: End, Level: ctxkeep.PinSoft}}, true},
+		{"/ctxkeep:pin-last hard", []Directive{{Target: Last, Level: ctxkeep.PinHard}}, true}, // installed as a plugin
 		// Not directives.
 		{"what does ccm:pin do?", nil, false},
 		{"ccm:pinned last", nil, false},
@@ -114,20 +116,5 @@ func TestMentions(t *testing.T) {
 		if ds, _, _ := Parse(p); len(ds) > 0 && !Mentions(p) {
 			t.Errorf("Mentions(%q) = false for a prompt with directives", p)
 		}
-	}
-}
-
-func TestLevels(t *testing.T) {
-	for _, l := range []Level{None, Soft, Hard} {
-		got, err := ParseLevel(l.String())
-		if err != nil || got != l {
-			t.Errorf("ParseLevel(%q) = %v, %v", l, got, err)
-		}
-	}
-	if !(None < Soft && Soft < Hard) {
-		t.Error("levels are not ordered by strength")
-	}
-	if LevelOf("bogus") != None || LevelOf("hard") != Hard {
-		t.Error("LevelOf")
 	}
 }

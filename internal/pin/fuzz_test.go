@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // FuzzParse checks the directive parser on any prompt: it never panics;
@@ -49,7 +51,7 @@ func FuzzParse(f *testing.F) {
 			default:
 				t.Fatalf("Parse(%q): unknown target %q", prompt, d.Target)
 			}
-			if d.Level < None || d.Level > Hard {
+			if d.Level < ctxkeep.PinNone || d.Level > ctxkeep.PinHard {
 				t.Fatalf("Parse(%q): level %d", prompt, d.Level)
 			}
 			if d.Line < 1 || d.Line > len(lines) {

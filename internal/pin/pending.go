@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 )
@@ -21,9 +22,9 @@ import (
 // pins the session's next stored output, a range every output until it
 // ends.
 type Pending struct {
-	Level  Level     `json:"level"`
-	Reason string    `json:"reason,omitempty"`
-	Since  time.Time `json:"since"`
+	Level  ctxkeep.PinLevel `json:"level"`
+	Reason string           `json:"reason,omitempty"`
+	Since  time.Time        `json:"since"`
 }
 
 // Kinds of pending pins, also the suffixes of their files.

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 const session = "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
@@ -22,33 +24,33 @@ func TestClaimNothingPending(t *testing.T) {
 func TestClaimNextAndRange(t *testing.T) {
 	d := Dir(t.TempDir())
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	if _, err := d.Set(session, KindNext, Pending{Level: Hard, Reason: "the deploy log", Since: now}); err != nil {
+	if _, err := d.Set(session, KindNext, Pending{Level: ctxkeep.PinHard, Reason: "the deploy log", Since: now}); err != nil {
 		t.Fatal(err)
 	}
-	if p, ok, err := d.Claim(session); !ok || err != nil || p.Level != Hard || p.Reason != "the deploy log" {
+	if p, ok, err := d.Claim(session); !ok || err != nil || p.Level != ctxkeep.PinHard || p.Reason != "the deploy log" {
 		t.Fatalf("first Claim = %+v, %t, %v", p, ok, err)
 	}
 	if _, ok, _ := d.Claim(session); ok {
 		t.Fatal("next pinned two outputs")
 	}
 
-	if _, err := d.Set(session, KindRange, Pending{Level: Soft, Since: now}); err != nil {
+	if _, err := d.Set(session, KindRange, Pending{Level: ctxkeep.PinSoft, Since: now}); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if p, ok, _ := d.Claim(session); !ok || p.Level != Soft {
+		if p, ok, _ := d.Claim(session); !ok || p.Level != ctxkeep.PinSoft {
 			t.Fatalf("Claim in a range = %+v, %t", p, ok)
 		}
 	}
-	d.Set(session, KindNext, Pending{Level: Hard, Since: now})
-	if p, _, _ := d.Claim(session); p.Level != Hard {
+	d.Set(session, KindNext, Pending{Level: ctxkeep.PinHard, Since: now})
+	if p, _, _ := d.Claim(session); p.Level != ctxkeep.PinHard {
 		t.Fatalf("next hard inside a soft range gave %v", p.Level)
 	}
-	d.Set(session, KindNext, Pending{Level: None, Since: now})
-	if p, _, _ := d.Claim(session); p.Level != Soft {
+	d.Set(session, KindNext, Pending{Level: ctxkeep.PinNone, Since: now})
+	if p, _, _ := d.Claim(session); p.Level != ctxkeep.PinSoft {
 		t.Fatalf("next none inside a soft range gave %v", p.Level)
 	}
-	if p, ok, err := d.Take(session, KindRange); !ok || err != nil || p.Level != Soft {
+	if p, ok, err := d.Take(session, KindRange); !ok || err != nil || p.Level != ctxkeep.PinSoft {
 		t.Fatalf("Take range = %+v, %t, %v", p, ok, err)
 	}
 	if _, ok, _ := d.Claim(session); ok {
@@ -64,7 +66,7 @@ func TestClaimNextAndRange(t *testing.T) {
 func TestConcurrentClaimsTakeNextOnce(t *testing.T) {
 	d := Dir(t.TempDir())
 	for round := range 20 {
-		d.Set(session, KindNext, Pending{Level: Hard, Since: time.Now()})
+		d.Set(session, KindNext, Pending{Level: ctxkeep.PinHard, Since: time.Now()})
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		won := 0
@@ -94,8 +96,8 @@ func TestConcurrentClaimsTakeNextOnce(t *testing.T) {
 func TestListAndClear(t *testing.T) {
 	d := Dir(t.TempDir())
 	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	d.Set(session, KindRange, Pending{Level: Soft, Reason: "refactor", Since: t0})
-	d.Set("other.session", KindNext, Pending{Level: Hard, Since: t0.Add(time.Minute)})
+	d.Set(session, KindRange, Pending{Level: ctxkeep.PinSoft, Reason: "refactor", Since: t0})
+	d.Set("other.session", KindNext, Pending{Level: ctxkeep.PinHard, Since: t0.Add(time.Minute)})
 	os.WriteFile(filepath.Join(string(d), "junk"), []byte("x"), 0o600)
 	w, err := d.List()
 	if err != nil || len(w) != 2 || w[0].SessionID != session || w[0].Kind != KindRange || w[1].SessionID != "other.session" {

@@ -26,10 +26,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
-	"github.com/ctxkeep/ctxkeep/internal/pin"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
 
 // Reasons an output goes.
@@ -67,9 +65,9 @@ const AutoTarget = 0.9
 
 // Item is one output to remove.
 type Item struct {
-	Entry  sqlite.Entry `json:"entry"`
-	Reason string       `json:"reason"`
-	Frees  int64        `json:"frees_bytes"` // stored bytes returned; 0 when another output shares its blob
+	Entry  ctxkeep.Entry `json:"entry"`
+	Reason string        `json:"reason"`
+	Frees  int64         `json:"frees_bytes"` // stored bytes returned; 0 when another output shares its blob
 }
 
 // Plan is what a prune removes.
@@ -84,8 +82,8 @@ type Plan struct {
 func (p *Plan) Frees() int64 { return p.Before - p.After }
 
 // Entries are the outputs the plan removes.
-func (p *Plan) Entries() []sqlite.Entry {
-	es := make([]sqlite.Entry, len(p.Items))
+func (p *Plan) Entries() []ctxkeep.Entry {
+	es := make([]ctxkeep.Entry, len(p.Items))
 	for i, it := range p.Items {
 		es[i] = it.Entry
 	}
@@ -94,26 +92,34 @@ func (p *Plan) Entries() []sqlite.Entry {
 
 // State is what planning reads from the index.
 type State struct {
-	Entries  []sqlite.Entry
-	Sizes    map[blob.Hash]int64 // stored bytes of every blob row
-	Total    int64               // their sum
-	Sessions map[string]sqlite.SessionSeen
+	Entries  []ctxkeep.Entry
+	Sizes    map[ctxkeep.Hash]int64 // stored bytes of every blob row
+	Total    int64                  // their sum
+	Sessions map[string]ctxkeep.Session
 	// TranscriptGone reports whether a session's transcript no longer
 	// exists; only asked with Options.Unreferenced.
 	TranscriptGone func(session string) bool
 }
 
-// Read loads the State of an index.
-func Read(ctx context.Context, db *sqlite.DB) (*State, error) {
-	es, err := db.Entries(ctx, "")
+// Source is what a plan is made from: a store's entries, the stored size
+// of its blobs, and when each session was last seen.
+type Source interface {
+	Entries(ctx context.Context, f ctxkeep.EntryFilter) ([]ctxkeep.Entry, error)
+	BlobSizes(ctx context.Context) (map[ctxkeep.Hash]int64, int64, error)
+	Sessions(ctx context.Context) (map[string]ctxkeep.Session, error)
+}
+
+// Read loads the State of a store.
+func Read(ctx context.Context, src Source) (*State, error) {
+	es, err := src.Entries(ctx, ctxkeep.EntryFilter{})
 	if err != nil {
 		return nil, err
 	}
-	sizes, total, err := db.BlobSizes(ctx)
+	sizes, total, err := src.BlobSizes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	seen, err := db.SessionsSeen(ctx)
+	seen, err := src.Sessions(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +129,7 @@ func Read(ctx context.Context, db *sqlite.DB) (*State, error) {
 // Make plans a prune of st under cfg's retention and limits. It is pure:
 // the same State, configuration and options give the same plan.
 func Make(st *State, cfg *config.Config, opt Options) *Plan {
-	p := &planner{st: st, cfg: cfg, opt: opt, refs: map[blob.Hash]int{}, gone: map[string]bool{},
+	p := &planner{st: st, cfg: cfg, opt: opt, refs: map[ctxkeep.Hash]int{}, gone: map[string]bool{},
 		plan: &Plan{Before: st.Total, After: st.Total}}
 	for _, e := range st.Entries {
 		p.refs[e.Hash]++
@@ -140,14 +146,14 @@ type planner struct {
 	st   *State
 	cfg  *config.Config
 	opt  Options
-	refs map[blob.Hash]int // entries left per blob
-	gone map[string]bool   // entry ids already planned
+	refs map[ctxkeep.Hash]int // entries left per blob
+	gone map[string]bool      // entry ids already planned
 	plan *Plan
 }
 
 // take plans the removal of e, unless it is planned already or the cap is
 // reached; it reports whether more may be taken.
-func (p *planner) take(e sqlite.Entry, reason string) bool {
+func (p *planner) take(e ctxkeep.Entry, reason string) bool {
 	if p.opt.Limit > 0 && len(p.plan.Items) >= p.opt.Limit {
 		return false
 	}
@@ -167,14 +173,14 @@ func (p *planner) take(e sqlite.Entry, reason string) bool {
 
 func (p *planner) expired() {
 	for _, e := range p.st.Entries {
-		if pin.LevelOf(e.PinLevel) == pin.None && !p.opt.Now.Before(p.expiry(e)) && !p.take(e, Expired) {
+		if e.PinLevel == ctxkeep.PinNone && !p.opt.Now.Before(p.expiry(e)) && !p.take(e, Expired) {
 			return
 		}
 	}
 }
 
 // expiry is when an unpinned output may go.
-func (p *planner) expiry(e sqlite.Entry) time.Time {
+func (p *planner) expiry(e ctxkeep.Entry) time.Time {
 	if p.opt.MaxAge > 0 {
 		return lastUse(e).Add(p.opt.MaxAge)
 	}
@@ -186,7 +192,7 @@ func (p *planner) expiry(e sqlite.Entry) time.Time {
 // retrieved, retention.retrieved after its last retrieval, else
 // retention.never_retrieved after it was stored. An output a session still
 // works with stays; one that was looked at again stays longer.
-func Expiry(e sqlite.Entry, sessionSeen time.Time, r config.Retention) time.Time {
+func Expiry(e ctxkeep.Entry, sessionSeen time.Time, r config.Retention) time.Time {
 	own := e.CreatedAt.Add(r.NeverRetrieved)
 	if e.AccessCount > 0 {
 		own = lastUse(e).Add(r.Retrieved)
@@ -195,7 +201,7 @@ func Expiry(e sqlite.Entry, sessionSeen time.Time, r config.Retention) time.Time
 	return later(own, idle)
 }
 
-func lastUse(e sqlite.Entry) time.Time { return later(e.CreatedAt, e.LastAccess) }
+func lastUse(e ctxkeep.Entry) time.Time { return later(e.CreatedAt, e.LastAccess) }
 
 func later(a, b time.Time) time.Time {
 	if b.After(a) {
@@ -206,7 +212,7 @@ func later(a, b time.Time) time.Time {
 
 func (p *planner) overCount() {
 	limit := p.cfg.Limits.EntriesPerSession
-	bySession := map[string][]sqlite.Entry{}
+	bySession := map[string][]ctxkeep.Entry{}
 	for _, e := range p.st.Entries {
 		bySession[e.SessionID] = append(bySession[e.SessionID], e)
 	}
@@ -217,7 +223,7 @@ func (p *planner) overCount() {
 			if excess <= 0 {
 				break
 			}
-			if pin.LevelOf(e.PinLevel) != pin.None {
+			if e.PinLevel != ctxkeep.PinNone {
 				continue
 			}
 			if !p.gone[e.ID] && !p.take(e, OverCount) {
@@ -233,7 +239,7 @@ func (p *planner) sessionEnded() {
 		return
 	}
 	for _, e := range p.st.Entries {
-		if e.SessionID == p.opt.Session && pin.LevelOf(e.PinLevel) == pin.None && !p.take(e, SessionEnded) {
+		if e.SessionID == p.opt.Session && e.PinLevel == ctxkeep.PinNone && !p.take(e, SessionEnded) {
 			return
 		}
 	}
@@ -245,7 +251,7 @@ func (p *planner) unreferenced() {
 	}
 	gone := map[string]bool{}
 	for _, e := range p.st.Entries {
-		if pin.LevelOf(e.PinLevel) != pin.None {
+		if e.PinLevel != ctxkeep.PinNone {
 			continue
 		}
 		g, asked := gone[e.SessionID]
@@ -274,9 +280,9 @@ func (p *planner) overSize() {
 		return
 	}
 	p.plan.Target = target
-	var order []sqlite.Entry
+	var order []ctxkeep.Entry
 	for _, e := range p.st.Entries {
-		if pin.LevelOf(e.PinLevel) != pin.Hard && !p.gone[e.ID] {
+		if e.PinLevel != ctxkeep.PinHard && !p.gone[e.ID] {
 			order = append(order, e)
 		}
 	}
@@ -291,9 +297,9 @@ func (p *planner) overSize() {
 // SizeOrder orders outputs for removal when the store is too large:
 // unpinned before soft pins, never retrieved before retrieved, least
 // recently used first.
-func SizeOrder(a, b sqlite.Entry) int {
+func SizeOrder(a, b ctxkeep.Entry) int {
 	return cmp.Or(
-		cmp.Compare(pin.LevelOf(a.PinLevel), pin.LevelOf(b.PinLevel)),
+		cmp.Compare(a.PinLevel, b.PinLevel),
 		cmp.Compare(min(a.AccessCount, 1), min(b.AccessCount, 1)),
 		lastUse(a).Compare(lastUse(b)),
 		cmp.Compare(a.ID, b.ID),

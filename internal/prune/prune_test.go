@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
 
 var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -22,16 +21,16 @@ func defaults(t *testing.T) *config.Config {
 }
 
 // entry makes an entry of session "s" with its own 1000-byte blob.
-func entry(id, level string, age time.Duration, retrievals int) sqlite.Entry {
-	e := sqlite.Entry{ID: id, SessionID: "s", Hash: blob.Hash("h-" + id), CreatedAt: now.Add(-age), PinLevel: level, AccessCount: retrievals}
+func entry(id string, level ctxkeep.PinLevel, age time.Duration, retrievals int) ctxkeep.Entry {
+	e := ctxkeep.Entry{ID: id, SessionID: "s", Hash: ctxkeep.Hash("h-" + id), CreatedAt: now.Add(-age), PinLevel: level, AccessCount: retrievals}
 	if retrievals > 0 {
 		e.LastAccess = e.CreatedAt.Add(time.Minute)
 	}
 	return e
 }
 
-func state(es ...sqlite.Entry) *State {
-	st := &State{Entries: es, Sizes: map[blob.Hash]int64{}, Sessions: map[string]sqlite.SessionSeen{}}
+func state(es ...ctxkeep.Entry) *State {
+	st := &State{Entries: es, Sizes: map[ctxkeep.Hash]int64{}, Sessions: map[string]ctxkeep.Session{}}
 	for _, e := range es {
 		if _, ok := st.Sizes[e.Hash]; !ok {
 			st.Sizes[e.Hash] = 1000
@@ -54,7 +53,7 @@ func ids(p *Plan) []string {
 func TestAgeTakesOnlyUnpinned(t *testing.T) {
 	cfg := defaults(t)
 	old := 400 * 24 * time.Hour
-	st := state(entry("none", "none", old, 0), entry("soft", "soft", old, 0), entry("hard", "hard", old, 0))
+	st := state(entry("none", ctxkeep.PinNone, old, 0), entry("soft", ctxkeep.PinSoft, old, 0), entry("hard", ctxkeep.PinHard, old, 0))
 	p := Make(st, cfg, Options{Now: now})
 	if got := ids(p); !slices.Equal(got, []string{"none"}) || p.Items[0].Reason != Expired {
 		t.Fatalf("plan = %v", p.Items)
@@ -73,19 +72,19 @@ func TestRetentionRules(t *testing.T) {
 	cfg := defaults(t) // default 24h, retrieved 48h, never retrieved 6h
 	cases := []struct {
 		name        string
-		e           sqlite.Entry
+		e           ctxkeep.Entry
 		sessionIdle time.Duration
 		goes        bool
 	}{
-		{"fresh", entry("a", "none", time.Hour, 0), 30 * time.Hour, false},
-		{"never retrieved, session idle", entry("a", "none", 26*time.Hour, 0), 25 * time.Hour, true},
-		{"never retrieved, session active", entry("a", "none", 7*time.Hour, 0), time.Hour, false},
-		{"retrieved recently, session idle", entry("a", "none", 30*time.Hour, 1), 25 * time.Hour, false}, // retrieved 29h59m ago
-		{"retrieved long ago, session idle", entry("a", "none", 50*time.Hour, 1), 25 * time.Hour, true},
+		{"fresh", entry("a", ctxkeep.PinNone, time.Hour, 0), 30 * time.Hour, false},
+		{"never retrieved, session idle", entry("a", ctxkeep.PinNone, 26*time.Hour, 0), 25 * time.Hour, true},
+		{"never retrieved, session active", entry("a", ctxkeep.PinNone, 7*time.Hour, 0), time.Hour, false},
+		{"retrieved recently, session idle", entry("a", ctxkeep.PinNone, 30*time.Hour, 1), 25 * time.Hour, false}, // retrieved 29h59m ago
+		{"retrieved long ago, session idle", entry("a", ctxkeep.PinNone, 50*time.Hour, 1), 25 * time.Hour, true},
 	}
 	for _, c := range cases {
 		st := state(c.e)
-		st.Sessions["s"] = sqlite.SessionSeen{LastSeen: now.Add(-c.sessionIdle)}
+		st.Sessions["s"] = ctxkeep.Session{LastSeen: now.Add(-c.sessionIdle)}
 		if got := len(Make(st, cfg, Options{Now: now}).Items) == 1; got != c.goes {
 			t.Errorf("%s: goes = %t, want %t (expiry %v)", c.name, got, c.goes, Expiry(c.e, now.Add(-c.sessionIdle), cfg.Retention))
 		}
@@ -97,13 +96,13 @@ func TestRetentionRules(t *testing.T) {
 // hard pins never, even if the store stays over the limit.
 func TestSizeOrderByLevel(t *testing.T) {
 	cfg := defaults(t)
-	es := []sqlite.Entry{
-		entry("hard-old", "hard", 90*time.Minute, 0),
-		entry("soft-new", "soft", 10*time.Minute, 0),
-		entry("soft-old", "soft", 80*time.Minute, 0),
-		entry("none-got", "none", 70*time.Minute, 2),
-		entry("none-new", "none", 20*time.Minute, 0),
-		entry("none-old", "none", 60*time.Minute, 0),
+	es := []ctxkeep.Entry{
+		entry("hard-old", ctxkeep.PinHard, 90*time.Minute, 0),
+		entry("soft-new", ctxkeep.PinSoft, 10*time.Minute, 0),
+		entry("soft-old", ctxkeep.PinSoft, 80*time.Minute, 0),
+		entry("none-got", ctxkeep.PinNone, 70*time.Minute, 2),
+		entry("none-new", ctxkeep.PinNone, 20*time.Minute, 0),
+		entry("none-old", ctxkeep.PinNone, 60*time.Minute, 0),
 	}
 	want := []string{"none-old", "none-new", "none-got", "soft-old", "soft-new"}
 	for keep := 6; keep >= 1; keep-- {
@@ -114,7 +113,7 @@ func TestSizeOrderByLevel(t *testing.T) {
 			t.Errorf("down to %d bytes: removed %v, want %v", keep*1000, got, want[:n])
 		}
 		for _, it := range p.Items {
-			if it.Entry.PinLevel == "hard" {
+			if it.Entry.PinLevel == ctxkeep.PinHard {
 				t.Fatalf("a hard pin was planned: %+v", it)
 			}
 		}
@@ -126,9 +125,9 @@ func TestSizeOrderByLevel(t *testing.T) {
 func TestAutoSizeLimit(t *testing.T) {
 	cfg := defaults(t)
 	cfg.Limits.TotalBytes = 10_000
-	var es []sqlite.Entry
+	var es []ctxkeep.Entry
 	for i := range 12 {
-		es = append(es, entry(fmt.Sprintf("e%02d", i), "none", time.Duration(60-i)*time.Minute, 0))
+		es = append(es, entry(fmt.Sprintf("e%02d", i), ctxkeep.PinNone, time.Duration(60-i)*time.Minute, 0))
 	}
 	p := Make(state(es...), cfg, Options{Now: now})
 	if p.Before != 12_000 || p.After != 9_000 || p.Target != 9_000 || len(p.Items) != 3 || p.Items[0].Entry.ID != "e00" {
@@ -141,14 +140,14 @@ func TestAutoSizeLimit(t *testing.T) {
 
 // A blob shared by several outputs is freed with the last of them.
 func TestSharedBlobFreedWithItsLastEntry(t *testing.T) {
-	a, b := entry("a", "none", 30*time.Hour, 0), entry("b", "none", 40*time.Hour, 0)
+	a, b := entry("a", ctxkeep.PinNone, 30*time.Hour, 0), entry("b", ctxkeep.PinNone, 40*time.Hour, 0)
 	b.Hash = a.Hash
 	st := state(a, b)
 	p := Make(st, defaults(t), Options{Now: now, MaxAge: time.Hour})
 	if len(p.Items) != 2 || p.Items[0].Frees != 0 || p.Items[1].Frees != 1000 || p.Frees() != 1000 {
 		t.Fatalf("plan = %+v", p.Items)
 	}
-	c := entry("c", "hard", time.Minute, 0)
+	c := entry("c", ctxkeep.PinHard, time.Minute, 0)
 	c.Hash = a.Hash
 	st = state(a, b, c)
 	if p := Make(st, defaults(t), Options{Now: now, MaxAge: time.Hour}); p.Frees() != 0 {
@@ -159,8 +158,8 @@ func TestSharedBlobFreedWithItsLastEntry(t *testing.T) {
 func TestEntriesPerSession(t *testing.T) {
 	cfg := defaults(t)
 	cfg.Limits.EntriesPerSession = 3
-	st := state(entry("p1", "hard", 5*time.Minute, 0), entry("u1", "none", 4*time.Minute, 0),
-		entry("u2", "none", 3*time.Minute, 0), entry("u3", "none", 2*time.Minute, 0), entry("u4", "none", time.Minute, 0))
+	st := state(entry("p1", ctxkeep.PinHard, 5*time.Minute, 0), entry("u1", ctxkeep.PinNone, 4*time.Minute, 0),
+		entry("u2", ctxkeep.PinNone, 3*time.Minute, 0), entry("u3", ctxkeep.PinNone, 2*time.Minute, 0), entry("u4", ctxkeep.PinNone, time.Minute, 0))
 	// Entries come oldest first, as the index lists them.
 	if got := ids(Make(st, cfg, Options{Now: now})); !slices.Equal(got, []string{"u1", "u2"}) {
 		t.Fatalf("removed %v, want the two oldest unpinned", got)
@@ -169,8 +168,8 @@ func TestEntriesPerSession(t *testing.T) {
 
 func TestSessionEndedAndUnreferenced(t *testing.T) {
 	cfg := defaults(t)
-	mine := []sqlite.Entry{entry("m1", "none", time.Minute, 0), entry("m2", "soft", time.Minute, 0)}
-	other := entry("o1", "none", time.Minute, 0)
+	mine := []ctxkeep.Entry{entry("m1", ctxkeep.PinNone, time.Minute, 0), entry("m2", ctxkeep.PinSoft, time.Minute, 0)}
+	other := entry("o1", ctxkeep.PinNone, time.Minute, 0)
 	other.SessionID = "other"
 	st := state(append(mine, other)...)
 	if got := ids(Make(st, cfg, Options{Now: now, Session: "s"})); !slices.Equal(got, []string{"m1"}) {
@@ -186,9 +185,9 @@ func TestSessionEndedAndUnreferenced(t *testing.T) {
 }
 
 func TestLimitCapsTheRun(t *testing.T) {
-	var es []sqlite.Entry
+	var es []ctxkeep.Entry
 	for i := range 10 {
-		es = append(es, entry(fmt.Sprint(i), "none", 400*time.Hour, 0))
+		es = append(es, entry(fmt.Sprint(i), ctxkeep.PinNone, 400*time.Hour, 0))
 	}
 	if p := Make(state(es...), defaults(t), Options{Now: now, Limit: 4}); len(p.Items) != 4 {
 		t.Fatalf("planned %d, want 4", len(p.Items))

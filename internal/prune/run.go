@@ -8,8 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
-	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
@@ -19,18 +18,18 @@ const BatchSize = 100
 
 // Result is what Run removed.
 type Result struct {
-	Removed []sqlite.Entry `json:"-"`
-	Entries int            `json:"entries"`
-	Blobs   int            `json:"blobs"`
-	Bytes   int64          `json:"bytes"` // stored bytes returned
-	Copies  int            `json:"copies"`
+	Removed []ctxkeep.Entry `json:"-"`
+	Entries int             `json:"entries"`
+	Blobs   int             `json:"blobs"`
+	Bytes   int64           `json:"bytes"` // stored bytes returned
+	Copies  int             `json:"copies"`
 }
 
 // Run removes the plan's outputs, a batch at a time, each in the store's
 // write order, then their readable copies. It stops between batches when
 // ctx is done; what it removed so far stays removed and a later run goes
 // on. Outputs removed or replaced since the plan was made are skipped.
-func Run(ctx context.Context, st *store.Store, plan *Plan) (Result, error) {
+func Run(ctx context.Context, st ctxkeep.OutputStore, plan *Plan) (Result, error) {
 	var res Result
 	es := plan.Entries()
 	for len(es) > 0 {
@@ -39,7 +38,7 @@ func Run(ctx context.Context, st *store.Store, plan *Plan) (Result, error) {
 		}
 		batch := es[:min(BatchSize, len(es))]
 		es = es[len(batch):]
-		rm, err := st.RemoveEntries(ctx, batch)
+		rm, err := st.Remove(ctx, batch)
 		res.Removed = append(res.Removed, rm.Entries...)
 		res.Entries += len(rm.Entries)
 		res.Blobs += len(rm.Freed)
@@ -62,7 +61,7 @@ func Run(ctx context.Context, st *store.Store, plan *Plan) (Result, error) {
 // was one. Only a file named as ctxkeep names its copies, in a
 // tool-results folder, is ever removed: the path comes from the index, and
 // nothing else may be deleted through it.
-func removeCopy(e sqlite.Entry) bool {
+func removeCopy(e ctxkeep.Entry) bool {
 	p := filepath.Clean(e.CopyPath)
 	if e.CopyPath == "" || !filepath.IsAbs(p) || filepath.Base(p) != swap.CopyPrefix+e.ID+".txt" ||
 		filepath.Base(filepath.Dir(p)) != "tool-results" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -120,7 +120,7 @@ func TestStub(t *testing.T) {
 	p, out := plan(t, session(big).bytes(), Options{Threshold: 5000})
 	s := p.Stubs[0]
 	if s.ToolUseID != "toolu_a" || s.Tool != "Bash" || s.Input != "go test ./..." || s.Exit != 1 ||
-		s.Bytes != len(big) || s.Lines != 402 || s.Failures == 0 || s.Hash != blob.Sum([]byte(big)) || s.ID != EntryID(testSession, "toolu_a") {
+		s.Bytes != len(big) || s.Lines != 402 || s.Failures == 0 || s.Hash != ctxkeep.Sum([]byte(big)) || s.ID != EntryID(testSession, "toolu_a") {
 		t.Fatalf("stub = %+v", s)
 	}
 	text := s.Text()

@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
-	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -39,7 +38,7 @@ func TestPurgeRealSessions(t *testing.T) {
 			}
 			originals := resultTexts(tr.records())
 			for _, s := range p.Stubs {
-				if blob.Sum([]byte(originals[s.ToolUseID])) != s.Hash || !bytes.Contains(out, []byte(s.ID)) {
+				if ctxkeep.Sum([]byte(originals[s.ToolUseID])) != s.Hash || !bytes.Contains(out, []byte(s.ID)) {
 					t.Fatalf("stub %s of %s does not match its original", s.ID, s.ToolUseID)
 				}
 			}
@@ -76,38 +75,32 @@ func resultTexts(recs []transcript.Record) map[string]string {
 }
 
 // Keep stores every stubbed result before the transcript names it; the
-// store gives back exactly what the transcript held; a second Keep of the
+// store gives back exactly what the transcript held; a second StoreStubs of the
 // same results stores nothing new and keeps the pins the user changed.
-func TestKeepStoresEveryStub(t *testing.T) {
+func TestStoreStubsStoresEveryStub(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	db, err := sqlite.OpenMigrate(ctx, filepath.Join(dir, "index.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	st := store.New(blob.New(filepath.Join(dir, "blobs")), db)
+	st := storetest.Local(t, t.TempDir())
 	big := bigFailure()
 	tr := Parse(session(big).bytes())
 	tr.SessionID = testSession
 	p := tr.Plan(Options{})
-	if err := p.Keep(ctx, st, time.Now()); err != nil {
+	if err := p.StoreStubs(ctx, st, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	e, err := db.Entry(ctx, p.Stubs[0].ID)
-	if err != nil || e.PinLevel != "soft" || e.SessionID != testSession || e.ToolUseID != "toolu_a" || *e.ExitCode != 1 {
+	e, err := st.Entry(ctx, p.Stubs[0].ID)
+	if err != nil || e.PinLevel != ctxkeep.PinSoft || e.SessionID != testSession || e.ToolUseID != "toolu_a" || *e.ExitCode != 1 {
 		t.Fatalf("entry = %+v, %v", e, err)
 	}
-	if data, err := st.Get(ctx, e.Hash); err != nil || string(data) != big {
+	if data, err := st.Open(ctx, e.Hash); err != nil || string(data) != big {
 		t.Fatalf("stored %d bytes, %v", len(data), err)
 	}
-	db.SetPin(ctx, e.ID, "hard", "mine")
+	st.SetPin(ctx, e.ID, ctxkeep.PinHard, "mine")
 	p = tr.Plan(Options{})
-	if err := p.Keep(ctx, st, time.Now()); err != nil {
+	if err := p.StoreStubs(ctx, st, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := p.Render()
-	if e, _ := db.Entry(ctx, e.ID); e.PinLevel != "hard" || !strings.Contains(string(out), "pinned: hard") {
+	if e, _ := st.Entry(ctx, e.ID); e.PinLevel != ctxkeep.PinHard || !strings.Contains(string(out), "pinned: hard") {
 		t.Fatalf("the user's pin was lost: %+v", e)
 	}
 }

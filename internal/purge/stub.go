@@ -8,11 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
-	"github.com/ctxkeep/ctxkeep/internal/pin"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -24,22 +21,22 @@ const stubMarker = "[ctxkeep] This tool result was moved out of the transcript"
 // PinLevel is the level of the outputs purge stores: the transcript now
 // depends on them, so prune takes them only after every unpinned output,
 // and the user's /clear or /exit does not take them at all.
-const PinLevel = pin.Soft
+const PinLevel = ctxkeep.PinSoft
 
 // Stub is a tool result stored in the store and replaced by a short text.
 type Stub struct {
-	ID        string    `json:"id"` // the entry id: `ctxkeep show ID`
-	ToolUseID string    `json:"tool_use_id"`
-	Tool      string    `json:"tool"`
-	Input     string    `json:"input,omitempty"`
-	Hash      blob.Hash `json:"sha256"`
-	Bytes     int       `json:"bytes"`
-	Lines     int       `json:"lines"`
-	Exit      int       `json:"exit_code"` // swap.NoExit when not known
-	Failures  int       `json:"failure_lines"`
-	Summary   string    `json:"summary"`
-	PinLevel  string    `json:"pin_level"`
-	Line      int       `json:"line"` // 1-based line of the transcript
+	ID        string           `json:"id"` // the entry id: `ctxkeep show ID`
+	ToolUseID string           `json:"tool_use_id"`
+	Tool      string           `json:"tool"`
+	Input     string           `json:"input,omitempty"`
+	Hash      ctxkeep.Hash     `json:"sha256"`
+	Bytes     int              `json:"bytes"`
+	Lines     int              `json:"lines"`
+	Exit      int              `json:"exit_code"` // swap.NoExit when not known
+	Failures  int              `json:"failure_lines"`
+	Summary   string           `json:"summary"`
+	PinLevel  ctxkeep.PinLevel `json:"pin_level"`
+	Line      int              `json:"line"` // 1-based line of the transcript
 
 	text string // the result's exact text
 	cwd  string
@@ -53,8 +50,8 @@ func EntryID(session, toolUseID string) string {
 }
 
 func newStub(session string, rec *transcript.Record, b transcript.Block, call *transcript.ToolCall, text string) *Stub {
-	s := &Stub{ToolUseID: b.ToolUseID, Tool: "unknown", Hash: blob.Sum([]byte(text)), Bytes: len(text),
-		Exit: swap.NoExit, PinLevel: PinLevel.String(), Line: rec.Line, text: text, cwd: rec.Cwd}
+	s := &Stub{ToolUseID: b.ToolUseID, Tool: "unknown", Hash: ctxkeep.Sum([]byte(text)), Bytes: len(text),
+		Exit: swap.NoExit, PinLevel: PinLevel, Line: rec.Line, text: text, cwd: rec.Cwd}
 	s.ID = EntryID(session, b.ToolUseID)
 	if call != nil {
 		s.Tool = call.Name
@@ -109,26 +106,22 @@ func (s *Stub) Text() string {
 	return b.String()
 }
 
-// Keep stores every stubbed result in st as an entry of the transcript's
+// StoreStubs stores every stubbed result in st as an entry of the transcript's
 // session, pinned soft, and returns once they are durable and indexed: the
 // transcript may then refer to them. A result stored by an earlier purge
 // (the same entry id and content) is not stored again and keeps its pin.
-func (p *Plan) Keep(ctx context.Context, st *store.Store, now time.Time) error {
+func (p *Plan) StoreStubs(ctx context.Context, st ctxkeep.OutputStore, now time.Time) error {
 	for _, s := range p.Stubs {
-		if e, err := st.Index.Entry(ctx, s.ID); err == nil && e.ID == s.ID && e.Hash == s.Hash {
-			if _, err := st.Blobs.Get(e.Hash); err == nil {
+		if e, err := st.Entry(ctx, s.ID); err == nil && e.ID == s.ID && e.Hash == s.Hash {
+			if _, err := st.Open(ctx, e.Hash); err == nil {
 				s.PinLevel = e.PinLevel
 				continue
 			}
-		} else if err != nil && !errors.Is(err, sqlite.ErrNoEntry) {
+		} else if err != nil && !errors.Is(err, ctxkeep.ErrNotFound) {
 			return err
 		}
-		info, _, err := st.Blobs.Put([]byte(s.text))
-		if err != nil {
-			return err
-		}
-		e := sqlite.Entry{
-			ID: s.ID, SessionID: p.t.SessionID, ToolUseID: s.ToolUseID, Tool: s.Tool, Input: s.Input, Hash: info.Hash,
+		e := ctxkeep.Entry{
+			ID: s.ID, SessionID: p.t.SessionID, ToolUseID: s.ToolUseID, Tool: s.Tool, Input: s.Input,
 			Chars: s.Bytes, Lines: s.Lines, ViewChars: len(s.Text()), Failures: s.Failures, Summary: s.Summary,
 			Cwd: s.cwd, CreatedAt: now, PinLevel: s.PinLevel, PinReason: "purge: kept out of the transcript",
 		}
@@ -136,7 +129,7 @@ func (p *Plan) Keep(ctx context.Context, st *store.Store, now time.Time) error {
 			code := s.Exit
 			e.ExitCode = &code
 		}
-		if err := st.AddEntry(ctx, e, info); err != nil {
+		if _, err := st.PutEntry(ctx, e, []byte(s.text)); err != nil {
 			return err
 		}
 	}

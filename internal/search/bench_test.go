@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
@@ -54,7 +55,7 @@ func BenchmarkSearch1M(b *testing.B) {
 				word := func() string { return words[kind.from+r.IntN(kind.to-kind.from)] }
 				q := word() + " " + word() + " " + word()
 				start := time.Now()
-				hits, err := db.SearchChunks(ctx, sqlite.ChunkQuery{Text: q, Limit: 50})
+				hits, err := db.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: q, Limit: 50})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -117,14 +118,14 @@ func fill(b *testing.B, db *sqlite.DB, words []string, sessions, perSession int)
 	for s := range sessions {
 		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", s)
 		for from := 0; from < perSession; from += 1000 {
-			var chunks []archive.Chunk
+			var chunks []ctxkeep.Chunk
 			for turn := from + 1; turn <= from+1000; turn++ {
 				at := t0.Add(time.Duration(s*perSession+turn) * time.Minute)
-				chunks = append(chunks, archive.Chunk{Key: archive.ChunkKey(id, archive.KindTurn, turn), SessionID: id,
-					Project: fmt.Sprintf("/p/%d", s%10), Kind: archive.KindTurn, Turn: turn, Start: at, End: at,
+				chunks = append(chunks, ctxkeep.Chunk{Key: archive.ChunkKey(id, ctxkeep.KindTurn, turn), SessionID: id,
+					Project: fmt.Sprintf("/p/%d", s%10), Kind: ctxkeep.KindTurn, Turn: turn, Start: at, End: at,
 					Prompt: text(12), Summary: text(15), Body: text(60) + fmt.Sprintf(" %d", r.IntN(1e6))})
 			}
-			if _, err := db.SaveChunks(ctx, id, chunks, sqlite.ArchiveCursor{Transcript: id, Turn: from + 1000}); err != nil {
+			if _, err := db.SaveChunks(ctx, id, chunks, ctxkeep.ArchiveCursor{Transcript: id, Turn: from + 1000}); err != nil {
 				return err
 			}
 		}

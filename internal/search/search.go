@@ -14,7 +14,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // Embedder turns texts into vectors whose cosine similarity says how close
@@ -33,7 +33,7 @@ type Signals struct {
 
 // Result is a ranked hit.
 type Result struct {
-	sqlite.ChunkHit
+	ctxkeep.ChunkHit
 	Score float64 `json:"score"` // 0…1, higher is better
 }
 
@@ -48,12 +48,54 @@ const (
 	halfLife  = 7 * 24 * time.Hour
 )
 
+// Query is a search of the archive.
+type Query struct {
+	Text    string
+	Session string          // only this session's chunks, when set
+	Project string          // only this project's, when set
+	Kind    string          // only chunks of this kind, when set
+	Limit   int             // results wanted (default 10)
+	Skip    map[string]bool // chunk keys to leave out (already shown)
+	// MinLexical drops hits whose lexical relevance is below it: what is
+	// volunteered unasked must match well.
+	MinLexical float64
+}
+
+// candidates is how many full-text hits are re-ranked per result wanted.
+const candidates = 5
+
+// Search finds the chunks of index that match q best: full-text hits
+// first, re-ranked with s. ctxkeep.ErrEmptyQuery means q.Text has no word
+// to search for.
+func Search(ctx context.Context, index ctxkeep.ArchiveIndex, q Query, s Signals) ([]Result, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	hits, err := index.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: q.Text, Session: q.Session, Project: q.Project,
+		Kind: q.Kind, Limit: max(limit*candidates, 50)})
+	if err != nil {
+		return nil, err
+	}
+	kept := hits[:0]
+	for _, h := range hits {
+		if !q.Skip[h.Key] && h.Lexical >= q.MinLexical {
+			kept = append(kept, h)
+		}
+	}
+	ranked, err := Rank(ctx, q.Text, kept, s)
+	if err != nil {
+		return nil, err
+	}
+	return ranked[:min(limit, len(ranked))], nil
+}
+
 // Rank orders hits for a query.
-func Rank(ctx context.Context, query string, hits []sqlite.ChunkHit, s Signals) ([]Result, error) {
+func Rank(ctx context.Context, query string, hits []ctxkeep.ChunkHit, s Signals) ([]Result, error) {
 	out := make([]Result, len(hits))
 	best := 0.0
 	for _, h := range hits {
-		best = math.Max(best, -h.BM25)
+		best = math.Max(best, h.Lexical)
 	}
 	semantic, err := meaning(ctx, query, hits, s.Embedder)
 	if err != nil {
@@ -66,7 +108,7 @@ func Rank(ctx context.Context, query string, hits []sqlite.ChunkHit, s Signals) 
 	for i, h := range hits {
 		lexical := 0.0
 		if best > 0 {
-			lexical = -h.BM25 / best
+			lexical = h.Lexical / best
 		}
 		score := wRecency*recency(h.End, s.Now) + wFiles*touches(h, files)
 		if semantic != nil {
@@ -92,8 +134,8 @@ func recency(t, now time.Time) float64 {
 	return math.Exp2(-float64(age) / float64(halfLife))
 }
 
-func touches(h sqlite.ChunkHit, files map[string]bool) float64 {
-	for _, f := range append(append([]string{}, h.Meta.FilesModified...), h.Meta.FilesRead...) {
+func touches(h ctxkeep.ChunkHit, files map[string]bool) float64 {
+	for _, f := range h.Meta.Files() {
 		if files[f] {
 			return 1
 		}
@@ -102,7 +144,7 @@ func touches(h sqlite.ChunkHit, files map[string]bool) float64 {
 }
 
 // meaning is the cosine similarity of each hit to the query, mapped to 0…1.
-func meaning(ctx context.Context, query string, hits []sqlite.ChunkHit, e Embedder) ([]float64, error) {
+func meaning(ctx context.Context, query string, hits []ctxkeep.ChunkHit, e Embedder) ([]float64, error) {
 	if e == nil || len(hits) == 0 {
 		return nil, nil
 	}

@@ -7,8 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 var (
@@ -16,9 +15,9 @@ var (
 	now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 )
 
-func hit(key string, bm25 float64, age time.Duration, files ...string) sqlite.ChunkHit {
-	return sqlite.ChunkHit{BM25: bm25, Chunk: archive.Chunk{Key: key, End: now.Add(-age), Body: key,
-		Meta: archive.Meta{FilesModified: files}}}
+func hit(key string, bm25 float64, age time.Duration, files ...string) ctxkeep.ChunkHit {
+	return ctxkeep.ChunkHit{Lexical: -bm25, Chunk: ctxkeep.Chunk{Key: key, End: now.Add(-age), Body: key,
+		Meta: ctxkeep.Meta{FilesModified: files}}}
 }
 
 func keys(rs []Result) string {
@@ -32,15 +31,15 @@ func keys(rs []Result) string {
 func TestRank(t *testing.T) {
 	cases := []struct {
 		name string
-		hits []sqlite.ChunkHit
+		hits []ctxkeep.ChunkHit
 		want string
 	}{
 		{"words first: a much better match wins over a newer one",
-			[]sqlite.ChunkHit{hit("new", -2, time.Hour), hit("old", -10, 60*24*time.Hour)}, "old new"},
+			[]ctxkeep.ChunkHit{hit("new", -2, time.Hour), hit("old", -10, 60*24*time.Hour)}, "old new"},
 		{"recency breaks a tie",
-			[]sqlite.ChunkHit{hit("old", -5, 30*24*time.Hour), hit("new", -5, time.Hour)}, "new old"},
+			[]ctxkeep.ChunkHit{hit("old", -5, 30*24*time.Hour), hit("new", -5, time.Hour)}, "new old"},
 		{"the current files break a tie",
-			[]sqlite.ChunkHit{hit("other", -5, time.Hour, "/p/b.go"), hit("mine", -5, time.Hour, "/p/a.go")}, "mine other"},
+			[]ctxkeep.ChunkHit{hit("other", -5, time.Hour, "/p/b.go"), hit("mine", -5, time.Hour, "/p/a.go")}, "mine other"},
 	}
 	for _, c := range cases {
 		got, err := Rank(ctx, "q", c.hits, Signals{Now: now, Files: []string{"/p/a.go"}})
@@ -84,7 +83,7 @@ func (failing) Embed(context.Context, []string) ([][]float32, error) {
 }
 
 func TestRankWithAnEmbedder(t *testing.T) {
-	hits := []sqlite.ChunkHit{hit("dog", -5, time.Hour), hit("cat", -5, time.Hour)}
+	hits := []ctxkeep.ChunkHit{hit("dog", -5, time.Hour), hit("cat", -5, time.Hour)}
 	got, err := Rank(ctx, "feline", hits, Signals{Now: now, Embedder: cats{}})
 	if err != nil {
 		t.Fatal(err)

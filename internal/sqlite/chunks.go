@@ -4,33 +4,19 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/transcript"
+	"github.com/ctxkeep/ctxkeep"
 )
 
-// ArchiveCursor is how far a session's transcript has been archived.
-type ArchiveCursor struct {
-	Transcript string
-	At         transcript.Cursor // the first line of the last turn, which may still be open
-	Turn       int               // the index that turn gets
-	Usage      transcript.ContextUsage
-}
-
-// ErrNoChunk means no chunk has that key.
-var ErrNoChunk = errors.New("no such chunk")
-
-// GetArchiveCursor returns the session's cursor; ok is false before the
+// Cursor returns the session's archive cursor; ok is false before the
 // first archive.
-func (db *DB) GetArchiveCursor(ctx context.Context, session string) (c ArchiveCursor, ok bool, err error) {
+func (db *DB) Cursor(ctx context.Context, session string) (c ctxkeep.ArchiveCursor, ok bool, err error) {
 	var usage string
 	err = db.sql.QueryRowContext(ctx, `SELECT transcript, offset, line, turn, usage FROM archive_cursors WHERE session_id = ?`, session).
-		Scan(&c.Transcript, &c.At.Offset, &c.At.Line, &c.Turn, &usage)
+		Scan(&c.Transcript, &c.Offset, &c.Line, &c.Turn, &usage)
 	if err == sql.ErrNoRows {
 		return c, false, nil
 	}
@@ -45,7 +31,7 @@ func (db *DB) GetArchiveCursor(ctx context.Context, session string) (c ArchiveCu
 // in one transaction. A chunk whose body is unchanged is left as it is; a
 // changed one (a turn that was still open) is replaced, in the full-text
 // index too. It returns how many chunks were written.
-func (db *DB) SaveChunks(ctx context.Context, session string, chunks []archive.Chunk, cur ArchiveCursor) (written int, err error) {
+func (db *DB) SaveChunks(ctx context.Context, session string, chunks []ctxkeep.Chunk, cur ctxkeep.ArchiveCursor) (written int, err error) {
 	usage, _ := json.Marshal(cur.Usage)
 	err = db.write(ctx, func(tx *sql.Tx) error {
 		written = 0
@@ -61,14 +47,14 @@ func (db *DB) SaveChunks(ctx context.Context, session string, chunks []archive.C
 		_, err := tx.ExecContext(ctx, `INSERT INTO archive_cursors (session_id, transcript, offset, line, turn, usage)
 			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET transcript = excluded.transcript,
 			offset = excluded.offset, line = excluded.line, turn = excluded.turn, usage = excluded.usage`,
-			session, cur.Transcript, cur.At.Offset, cur.At.Line, cur.Turn, string(usage))
+			session, cur.Transcript, cur.Offset, cur.Line, cur.Turn, string(usage))
 		return err
 	})
 	return written, err
 }
 
-func saveChunk(ctx context.Context, tx *sql.Tx, c archive.Chunk) (bool, error) {
-	hash := c.Hash()
+func saveChunk(ctx context.Context, tx *sql.Tx, c ctxkeep.Chunk) (bool, error) {
+	hash := c.BodyHash()
 	var id int64
 	var old string
 	err := tx.QueryRowContext(ctx, `SELECT id, body_hash FROM chunks WHERE session_id = ? AND kind = ? AND turn = ?`,
@@ -94,7 +80,7 @@ func saveChunk(ctx context.Context, tx *sql.Tx, c archive.Chunk) (bool, error) {
 		return false, err
 	}
 	rowid, _ := res.LastInsertId()
-	files := strings.Join(append(append([]string{}, c.Meta.FilesModified...), c.Meta.FilesRead...), "\n")
+	files := strings.Join(c.Meta.Files(), "\n")
 	_, err = tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, prompt, summary, body, files) VALUES (?, ?, ?, ?, ?)`,
 		rowid, c.Prompt, c.Summary, c.Body+"\n"+strings.Join(c.Outputs, "\n"), files)
 	return true, err
@@ -103,40 +89,40 @@ func saveChunk(ctx context.Context, tx *sql.Tx, c archive.Chunk) (bool, error) {
 const chunkColumns = `key, session_id, project, kind, turn, ts_start, ts_end, prompt, summary, body, meta`
 
 // Chunks returns a session's chunks in turn order.
-func (db *DB) Chunks(ctx context.Context, session string) ([]archive.Chunk, error) {
+func (db *DB) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
 	return db.queryChunks(ctx, `WHERE session_id = ? ORDER BY turn, kind DESC`, session)
 }
 
 // Chunk returns the chunk with key, or the only one whose key starts with it.
-func (db *DB) Chunk(ctx context.Context, key string) (archive.Chunk, error) {
+func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
 	key = strings.ToLower(strings.TrimSpace(key))
 	if key == "" || strings.ContainsAny(key, "%_") {
-		return archive.Chunk{}, fmt.Errorf("%w: %q", ErrNoChunk, key)
+		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
 	}
 	cs, err := db.queryChunks(ctx, `WHERE key LIKE ? ORDER BY key LIMIT 2`, key+"%")
 	switch {
 	case err != nil:
-		return archive.Chunk{}, err
+		return ctxkeep.Chunk{}, err
 	case len(cs) == 0:
-		return archive.Chunk{}, fmt.Errorf("%w: %q", ErrNoChunk, key)
+		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
 	case len(cs) > 1 && cs[0].Key != key:
-		return archive.Chunk{}, fmt.Errorf("%w: %q matches more than one chunk; give more of the key", ErrNoChunk, key)
+		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "no such chunk: %q matches more than one chunk; give more of the key", key)
 	}
 	return cs[0], nil
 }
 
 // TurnRange returns a session's turn chunks from turn from to turn to.
-func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]archive.Chunk, error) {
+func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
 	return db.queryChunks(ctx, `WHERE session_id = ? AND kind = 'turn' AND turn BETWEEN ? AND ? ORDER BY turn`, session, from, to)
 }
 
-func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]archive.Chunk, error) {
+func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]ctxkeep.Chunk, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []archive.Chunk
+	var out []ctxkeep.Chunk
 	for rows.Next() {
 		c, err := scanChunk(rows)
 		if err != nil {
@@ -147,8 +133,8 @@ func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]arc
 	return out, rows.Err()
 }
 
-func scanChunk(rows interface{ Scan(...any) error }, extra ...any) (archive.Chunk, error) {
-	var c archive.Chunk
+func scanChunk(rows interface{ Scan(...any) error }, extra ...any) (ctxkeep.Chunk, error) {
+	var c ctxkeep.Chunk
 	var start, end int64
 	var meta string
 	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Turn, &start, &end, &c.Prompt, &c.Summary, &c.Body, &meta}, extra...)
@@ -161,16 +147,16 @@ func scanChunk(rows interface{ Scan(...any) error }, extra ...any) (archive.Chun
 }
 
 // ColdTasks returns the cold-task summaries of a session.
-func (db *DB) ColdTasks(ctx context.Context, session string) ([]archive.ColdTask, error) {
+func (db *DB) ColdTasks(ctx context.Context, session string) ([]ctxkeep.ColdTask, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT task_id, subject, turn_from, turn_to, summary FROM cold_tasks
 		WHERE session_id = ? ORDER BY turn_to`, session)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []archive.ColdTask
+	var out []ctxkeep.ColdTask
 	for rows.Next() {
-		var t archive.ColdTask
+		var t ctxkeep.ColdTask
 		if err := rows.Scan(&t.TaskID, &t.Subject, &t.From, &t.To, &t.Summary); err != nil {
 			return nil, err
 		}
@@ -181,7 +167,7 @@ func (db *DB) ColdTasks(ctx context.Context, session string) ([]archive.ColdTask
 
 // AddColdTasks stores cold-task summaries; a task summarised already keeps
 // its first summary.
-func (db *DB) AddColdTasks(ctx context.Context, session string, tasks []archive.ColdTask, now time.Time) error {
+func (db *DB) AddColdTasks(ctx context.Context, session string, tasks []ctxkeep.ColdTask, now time.Time) error {
 	return db.write(ctx, func(tx *sql.Tx) error {
 		for _, t := range tasks {
 			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO cold_tasks (session_id, task_id, subject, turn_from, turn_to, summary, created_at)
@@ -193,47 +179,13 @@ func (db *DB) AddColdTasks(ctx context.Context, session string, tasks []archive.
 	})
 }
 
-// EntriesByToolUse returns a session's entries keyed by the tool call that
-// produced them.
-func (db *DB) EntriesByToolUse(ctx context.Context, session string) (map[string]Entry, error) {
-	es, err := db.Entries(ctx, session)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]Entry, len(es))
-	for _, e := range es {
-		if e.ToolUseID != "" {
-			out[e.ToolUseID] = e
-		}
-	}
-	return out, nil
-}
-
-// ChunkQuery is a full-text search of the archive.
-type ChunkQuery struct {
-	Text    string
-	Session string // only this session, when set
-	Project string // only this project, when set
-	Kind    string // only this kind, when set
-	Limit   int
-}
-
-// ChunkHit is a chunk that matched, with its BM25 rank (lower is better).
-type ChunkHit struct {
-	archive.Chunk
-	BM25 float64
-}
-
-// ErrEmptyQuery means a query had no word to search for.
-var ErrEmptyQuery = errors.New("nothing to search for: the query has no words")
-
 // SearchChunks finds chunks matching any of the words of q.Text, best
 // first: prompts and file names weigh more than summaries, summaries more
 // than bodies.
-func (db *DB) SearchChunks(ctx context.Context, q ChunkQuery) ([]ChunkHit, error) {
+func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, error) {
 	match := ftsQuery(q.Text)
 	if match == "" {
-		return nil, ErrEmptyQuery
+		return nil, ctxkeep.ErrEmptyQuery
 	}
 	from, where, args := "chunks_fts", "chunks_fts MATCH ?", []any{match}
 	for _, f := range []struct{ col, val string }{{"f.session_id", q.Session}, {"f.project", q.Project}, {"f.kind", q.Kind}} {
@@ -259,14 +211,16 @@ func (db *DB) SearchChunks(ctx context.Context, q ChunkQuery) ([]ChunkHit, error
 		return nil, err
 	}
 	defer rows.Close()
-	var out []ChunkHit
+	var out []ctxkeep.ChunkHit
 	for rows.Next() {
-		var h ChunkHit
-		c, err := scanChunk(rows, &h.BM25)
+		var h ctxkeep.ChunkHit
+		var bm25 float64
+		c, err := scanChunk(rows, &bm25)
 		if err != nil {
 			return nil, err
 		}
-		h.Chunk = c
+		// SQLite's bm25() is lower for better matches, and negative.
+		h.Chunk, h.Lexical = c, -bm25
 		out = append(out, h)
 	}
 	return out, rows.Err()

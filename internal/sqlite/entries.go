@@ -3,40 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 )
-
-// Entry is a tool output swapped out of the context.
-type Entry struct {
-	ID          string    `json:"id"`
-	SessionID   string    `json:"session_id"`
-	ToolUseID   string    `json:"tool_use_id,omitempty"`
-	AgentID     string    `json:"agent_id,omitempty"`
-	Tool        string    `json:"tool"`
-	Input       string    `json:"input"`
-	Hash        blob.Hash `json:"sha256"`
-	Chars       int       `json:"chars"`
-	Lines       int       `json:"lines"`
-	ViewChars   int       `json:"view_chars"`
-	ExitCode    *int      `json:"exit_code,omitempty"`
-	Failures    int       `json:"failure_lines"`
-	Summary     string    `json:"summary,omitempty"`
-	CopyPath    string    `json:"copy_path,omitempty"`
-	Cwd         string    `json:"cwd,omitempty"`
-	CreatedAt   time.Time `json:"created_at"`
-	LastAccess  time.Time `json:"last_access,omitzero"`
-	AccessCount int       `json:"retrievals"`
-	PinLevel    string    `json:"pin_level"`
-	PinReason   string    `json:"pin_reason,omitempty"`
-}
-
-// ErrNoEntry means no entry has that id (or prefix).
-var ErrNoEntry = errors.New("no such entry")
 
 const entryColumns = `id, session_id, tool_use_id, agent_id, tool, input, hash, chars, lines, view_chars,
 	exit_code, failures, summary, copy_path, cwd, created_at, last_access, access_count, pin_level, pin_reason`
@@ -44,59 +16,74 @@ const entryColumns = `id, session_id, tool_use_id, agent_id, tool, input, hash, 
 // AddEntry records an entry and the row of its blob, which must already be
 // durable on disk, in one transaction. Adding an entry again (the same id:
 // a hook retried) replaces it.
-func (db *DB) AddEntry(ctx context.Context, e Entry, b blob.Info) error {
-	return db.addEntry(ctx, e, b, nil)
-}
-
-// addEntry is AddEntry; present, when not nil, is checked inside the write
-// transaction and its error aborts it (see AddEntryChecked).
-func (db *DB) addEntry(ctx context.Context, e Entry, b blob.Info, present func() error) error {
+//
+// present must report whether the blob file is still on disk; it is called
+// inside the write transaction, and its error aborts it: a prune that freed
+// the same content meanwhile has either not unlinked it yet (and then sees
+// the new row and keeps it) or has, and then no row points at nothing.
+func (db *DB) AddEntry(ctx context.Context, e ctxkeep.Entry, b ctxkeep.Blob, present func() error) error {
 	return db.write(ctx, func(tx *sql.Tx) error {
-		if present != nil {
-			if err := present(); err != nil {
-				return err
-			}
+		if err := present(); err != nil {
+			return err
 		}
-		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO blobs (hash, size, stored_size, created_at) VALUES (?, ?, ?, ?)
-			 ON CONFLICT (hash) DO UPDATE SET stored_size = excluded.stored_size`,
-			string(b.Hash), b.Size, b.Stored, e.CreatedAt.UnixMilli()); err != nil {
+		if err := upsertBlob(ctx, tx, b, e.CreatedAt); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO entries (`+entryColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			e.ID, e.SessionID, e.ToolUseID, e.AgentID, e.Tool, e.Input, string(e.Hash), e.Chars, e.Lines, e.ViewChars,
 			e.ExitCode, e.Failures, e.Summary, e.CopyPath, e.Cwd, e.CreatedAt.UnixMilli(), nullTime(e.LastAccess),
-			e.AccessCount, orElse(e.PinLevel, "none"), e.PinReason)
+			e.AccessCount, e.PinLevel.String(), e.PinReason)
 		return err
 	})
 }
 
 // Entry returns the entry with id, or the only one whose id starts with it.
-func (db *DB) Entry(ctx context.Context, id string) (Entry, error) {
+func (db *DB) Entry(ctx context.Context, id string) (ctxkeep.Entry, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	if id == "" || strings.ContainsAny(id, "%_") {
-		return Entry{}, fmt.Errorf("%w: %q", ErrNoEntry, id)
+		return ctxkeep.Entry{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such entry: %q", id)
 	}
 	es, err := db.queryEntries(ctx, `WHERE id LIKE ? ORDER BY id LIMIT 2`, id+"%")
 	switch {
 	case err != nil:
-		return Entry{}, err
+		return ctxkeep.Entry{}, err
 	case len(es) == 0:
-		return Entry{}, fmt.Errorf("%w: %q", ErrNoEntry, id)
+		return ctxkeep.Entry{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such entry: %q", id)
 	case len(es) > 1 && es[0].ID != id:
-		return Entry{}, fmt.Errorf("%w: %q matches more than one entry; give more of the id", ErrNoEntry, id)
+		return ctxkeep.Entry{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "no such entry: %q matches more than one entry; give more of the id", id)
 	}
 	return es[0], nil
 }
 
-// Entries lists a session's entries (all sessions when session is ""),
-// oldest first.
-func (db *DB) Entries(ctx context.Context, session string) ([]Entry, error) {
-	if session == "" {
-		return db.queryEntries(ctx, `ORDER BY created_at, id`)
+// Entries lists the entries f selects.
+func (db *DB) Entries(ctx context.Context, f ctxkeep.EntryFilter) ([]ctxkeep.Entry, error) {
+	var conds []string
+	var args []any
+	if f.Session != "" {
+		conds, args = append(conds, "session_id = ?"), append(args, f.Session)
 	}
-	return db.queryEntries(ctx, `WHERE session_id = ? ORDER BY created_at, id`, session)
+	if f.Pinned {
+		conds = append(conds, "pin_level != 'none'")
+	}
+	if f.Hash != "" {
+		conds, args = append(conds, "hash = ?"), append(args, string(f.Hash))
+	}
+	if !f.Since.IsZero() {
+		conds, args = append(conds, "created_at >= ?"), append(args, f.Since.UnixMilli())
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = "WHERE " + strings.Join(conds, " AND ")
+	}
+	order := " ORDER BY created_at, rowid"
+	if f.Latest {
+		order = " ORDER BY created_at DESC, rowid DESC"
+	}
+	if f.Limit > 0 {
+		order += fmt.Sprintf(" LIMIT %d", f.Limit)
+	}
+	return db.queryEntries(ctx, where+order, args...)
 }
 
 // Touch counts one retrieval of an entry.
@@ -108,25 +95,27 @@ func (db *DB) Touch(ctx context.Context, id string, now time.Time) error {
 	})
 }
 
-func (db *DB) queryEntries(ctx context.Context, where string, args ...any) ([]Entry, error) {
+func (db *DB) queryEntries(ctx context.Context, where string, args ...any) ([]ctxkeep.Entry, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Entry
+	var out []ctxkeep.Entry
 	for rows.Next() {
-		var e Entry
+		var e ctxkeep.Entry
 		var hash string
 		var created int64
 		var last sql.NullInt64
 		var exit sql.NullInt64
+		var level string
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.ToolUseID, &e.AgentID, &e.Tool, &e.Input, &hash, &e.Chars, &e.Lines,
 			&e.ViewChars, &exit, &e.Failures, &e.Summary, &e.CopyPath, &e.Cwd, &created, &last, &e.AccessCount,
-			&e.PinLevel, &e.PinReason); err != nil {
+			&level, &e.PinReason); err != nil {
 			return nil, err
 		}
-		e.Hash = blob.Hash(hash)
+		e.PinLevel, _ = ctxkeep.ParsePinLevel(level) // anything unknown counts as unpinned
+		e.Hash = ctxkeep.Hash(hash)
 		e.CreatedAt = time.UnixMilli(created).UTC()
 		if last.Valid {
 			e.LastAccess = time.UnixMilli(last.Int64).UTC()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 )
 
@@ -58,8 +59,8 @@ func (db *DB) ingest(ctx context.Context, dir, session string) (res IngestResult
 		}
 		defer ins.Close()
 		res = IngestResult{}
-		var seen []journal.Record
-		next, bad, err := journal.Read(path, offset, func(r journal.Record) error {
+		var seen []ctxkeep.Event
+		next, bad, err := journal.Read(path, offset, func(r ctxkeep.Event) error {
 			res.Events++
 			seen = append(seen, r)
 			_, err := ins.ExecContext(ctx, session, r.Time.UnixMilli(), r.Event, r.Tool, r.Agent, r.Bytes, r.Micros, r.Outcome)
@@ -86,7 +87,7 @@ func (db *DB) ingest(ctx context.Context, dir, session string) (res IngestResult
 }
 
 // touchSession keeps the session row's time span and latest details.
-func touchSession(ctx context.Context, tx *sql.Tx, session string, recs []journal.Record) error {
+func touchSession(ctx context.Context, tx *sql.Tx, session string, recs []ctxkeep.Event) error {
 	if len(recs) == 0 {
 		return nil
 	}

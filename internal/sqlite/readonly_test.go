@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // files lists the index's files with their SHA-256, leaving out the
@@ -43,7 +43,7 @@ func TestOpenReadOnlyChangesNoByte(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AddBlob(ctx, blob.Info{Hash: blob.Sum([]byte("x")), Size: 1, Stored: 10}, time.Now()); err != nil {
+	if err := db.AddBlob(ctx, ctxkeep.Blob{Hash: ctxkeep.Sum([]byte("x")), Size: 1, Stored: 10}, time.Now(), func() error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	read := func(state string) {

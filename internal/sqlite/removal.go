@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // The functions here keep the write ordering of docs/STORE_FORMAT.md when
@@ -17,47 +17,19 @@ import (
 // the writer would then commit a row without a blob. Both sides therefore
 // decide under SQLite's write lock: a remover unlinks a blob only when no
 // row refers to it (UnlinkUnreferenced), a writer commits its row only when
-// the blob is still there (AddEntryChecked, AddBlobChecked). Whichever
+// the blob is still there (AddEntry, AddBlob). Whichever
 // takes the lock first wins; the other sees its result.
-
-// AddEntryChecked is AddEntry with present, which must report whether the
-// blob file is still on disk, called inside the write transaction. Its
-// error aborts the transaction and is returned.
-func (db *DB) AddEntryChecked(ctx context.Context, e Entry, b blob.Info, present func() error) error {
-	return db.addEntry(ctx, e, b, present)
-}
-
-// AddBlobChecked is AddBlob with present checked inside the transaction
-// (see AddEntryChecked).
-func (db *DB) AddBlobChecked(ctx context.Context, b blob.Info, now time.Time, present func() error) error {
-	return db.write(ctx, func(tx *sql.Tx) error {
-		if err := present(); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO blobs (hash, size, stored_size, created_at) VALUES (?, ?, ?, ?)
-			 ON CONFLICT (hash) DO UPDATE SET stored_size = excluded.stored_size`,
-			string(b.Hash), b.Size, b.Stored, now.UnixMilli())
-		return err
-	})
-}
-
-// Removed is what RemoveEntries deleted.
-type Removed struct {
-	Entries []Entry
-	Freed   []blob.Info // blobs whose rows went with them: nothing refers to them any more
-}
 
 // RemoveEntries deletes the given entries, and the rows of the blobs that
 // no row refers to afterwards, in one transaction. An entry that is gone,
 // or was replaced since it was read (a retried hook stores its entry
 // again), is left alone. The freed blobs' files are the caller's to unlink
 // once this has returned, with UnlinkUnreferenced: rows go before files.
-func (db *DB) RemoveEntries(ctx context.Context, es []Entry) (Removed, error) {
-	var out Removed
+func (db *DB) RemoveEntries(ctx context.Context, es []ctxkeep.Entry) (ctxkeep.Removed, error) {
+	var out ctxkeep.Removed
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		out = Removed{}
-		hashes := map[blob.Hash]bool{}
+		out = ctxkeep.Removed{}
+		hashes := map[ctxkeep.Hash]bool{}
 		delEntry, err := tx.PrepareContext(ctx, `DELETE FROM entries WHERE id = ? AND created_at = ?`)
 		if err != nil {
 			return err
@@ -83,7 +55,7 @@ func (db *DB) RemoveEntries(ctx context.Context, es []Entry) (Removed, error) {
 		}
 		defer delBlob.Close()
 		for h := range hashes {
-			b := blob.Info{Hash: h}
+			b := ctxkeep.Blob{Hash: h}
 			err := delBlob.QueryRowContext(ctx, string(h)).Scan(&b.Size, &b.Stored)
 			if err == sql.ErrNoRows {
 				continue // still referred to
@@ -123,9 +95,9 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 
 // UnlinkUnreferenced calls unlink for each of hashes that has no blob row,
 // holding the write lock meanwhile, so that no writer commits a row for it
-// in between (see AddEntryChecked). It returns the hashes it unlinked.
-func (db *DB) UnlinkUnreferenced(ctx context.Context, hashes []blob.Hash, unlink func(blob.Hash) error) ([]blob.Hash, error) {
-	var done []blob.Hash
+// in between (see AddEntry). It returns the hashes it unlinked.
+func (db *DB) UnlinkUnreferenced(ctx context.Context, hashes []ctxkeep.Hash, unlink func(ctxkeep.Hash) error) ([]ctxkeep.Hash, error) {
+	var done []ctxkeep.Hash
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		done = done[:0]
 		row, err := tx.PrepareContext(ctx, `SELECT 1 FROM blobs WHERE hash = ?`)
@@ -156,8 +128,8 @@ func (db *DB) UnlinkUnreferenced(ctx context.Context, hashes []blob.Hash, unlink
 // reports their file missing, both looked at under the write lock: no
 // writer or remover is between its two steps then, so a row without its
 // file is a real problem, not a put or a removal in progress.
-func (db *DB) ConfirmMissing(ctx context.Context, hashes []blob.Hash, absent func(blob.Hash) bool) ([]blob.Hash, error) {
-	var missing []blob.Hash
+func (db *DB) ConfirmMissing(ctx context.Context, hashes []ctxkeep.Hash, absent func(ctxkeep.Hash) bool) ([]ctxkeep.Hash, error) {
+	var missing []ctxkeep.Hash
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		missing = missing[:0]
 		for _, h := range hashes {
@@ -180,13 +152,13 @@ func (db *DB) ConfirmMissing(ctx context.Context, hashes []blob.Hash, absent fun
 
 // BlobSizes returns the stored (compressed) size of every blob row, and
 // their sum: the size of the store as prune counts it.
-func (db *DB) BlobSizes(ctx context.Context) (map[blob.Hash]int64, int64, error) {
+func (db *DB) BlobSizes(ctx context.Context) (map[ctxkeep.Hash]int64, int64, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT hash, stored_size FROM blobs`)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer rows.Close()
-	sizes := map[blob.Hash]int64{}
+	sizes := map[ctxkeep.Hash]int64{}
 	var total int64
 	for rows.Next() {
 		var h string
@@ -194,7 +166,7 @@ func (db *DB) BlobSizes(ctx context.Context) (map[blob.Hash]int64, int64, error)
 		if err := rows.Scan(&h, &n); err != nil {
 			return nil, 0, err
 		}
-		sizes[blob.Hash(h)] = n
+		sizes[ctxkeep.Hash(h)] = n
 		total += n
 	}
 	return sizes, total, rows.Err()
@@ -208,27 +180,22 @@ func (db *DB) StoredBytes(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// SessionSeen is when the hooks last saw a session, and its transcript.
-type SessionSeen struct {
-	LastSeen   time.Time
-	Transcript string
-}
-
-// SessionsSeen returns what the index knows of every session.
-func (db *DB) SessionsSeen(ctx context.Context) (map[string]SessionSeen, error) {
+// SessionsSeen returns when the hooks last saw each session, and its
+// transcript.
+func (db *DB) SessionsSeen(ctx context.Context) (map[string]ctxkeep.Session, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT id, last_seen, transcript_path FROM sessions`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]SessionSeen{}
+	out := map[string]ctxkeep.Session{}
 	for rows.Next() {
 		var id, path string
 		var ms int64
 		if err := rows.Scan(&id, &ms, &path); err != nil {
 			return nil, err
 		}
-		out[id] = SessionSeen{LastSeen: time.UnixMilli(ms).UTC(), Transcript: path}
+		out[id] = ctxkeep.Session{ID: id, LastSeen: time.UnixMilli(ms).UTC(), Transcript: path}
 	}
 	return out, rows.Err()
 }
@@ -236,13 +203,8 @@ func (db *DB) SessionsSeen(ctx context.Context) (map[string]SessionSeen, error) 
 // DanglingEntries lists the entries whose blob has no row. The foreign key
 // forbids them; an index written with foreign keys off could still have
 // some.
-func (db *DB) DanglingEntries(ctx context.Context) ([]Entry, error) {
+func (db *DB) DanglingEntries(ctx context.Context) ([]ctxkeep.Entry, error) {
 	return db.queryEntries(ctx, `WHERE hash NOT IN (SELECT hash FROM blobs) ORDER BY created_at, id`)
-}
-
-// EntriesOfBlob lists the entries that refer to blob h.
-func (db *DB) EntriesOfBlob(ctx context.Context, h blob.Hash) ([]Entry, error) {
-	return db.queryEntries(ctx, `WHERE hash = ? ORDER BY created_at, id`, string(h))
 }
 
 // PruneDue reports cheaply whether a prune could have anything to do: an

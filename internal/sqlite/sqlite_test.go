@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 )
 
@@ -85,9 +85,9 @@ func TestFTS5Available(t *testing.T) {
 
 func TestBlobRows(t *testing.T) {
 	db := newDB(t)
-	info := blob.Info{Hash: blob.Sum([]byte("x")), Size: 1, Stored: 10}
+	info := ctxkeep.Blob{Hash: ctxkeep.Sum([]byte("x")), Size: 1, Stored: 10}
 	for range 2 {
-		if err := db.AddBlob(ctx, info, time.Now()); err != nil {
+		if err := db.AddBlob(ctx, info, time.Now(), func() error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,9 +99,9 @@ func TestBlobRows(t *testing.T) {
 	if len(hs) != 1 {
 		t.Fatalf("hashes = %v", hs)
 	}
-	db.RemoveBlobRow(ctx, info.Hash)
-	if _, ok, _ := db.Blob(ctx, info.Hash); ok {
-		t.Fatal("row still there")
+	gone, err := db.UnlinkUnreferenced(ctx, []ctxkeep.Hash{info.Hash}, func(ctxkeep.Hash) error { return nil })
+	if err != nil || len(gone) != 0 {
+		t.Fatalf("UnlinkUnreferenced of a blob with a row = %v, %v; want it kept", gone, err)
 	}
 }
 
@@ -116,9 +116,9 @@ func TestIngestExactlyOnceUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 250 {
-				journal.Append(jdir, fmt.Sprintf("s%d", w%2), journal.Record{
+				journal.Append(jdir, fmt.Sprintf("s%d", w%2), ctxkeep.Event{
 					Time: t0.Add(time.Duration(i) * time.Second), Event: "PostToolUse", Tool: "Bash",
-					Bytes: 100, Micros: int64(i), Outcome: journal.OK, Client: "2.1.330", Cwd: "/p",
+					Bytes: 100, Micros: int64(i), Outcome: ctxkeep.OK, Client: "2.1.330", Cwd: "/p",
 				})
 			}
 		}()
@@ -175,8 +175,8 @@ func TestIngestMissingSessionIsEmpty(t *testing.T) {
 func TestStatsFailuresAndPercentiles(t *testing.T) {
 	db := newDB(t)
 	jdir := t.TempDir()
-	for i, out := range []string{journal.OK, journal.OK, journal.Panicked, journal.TimedOut} {
-		journal.Append(jdir, "s", journal.Record{Time: time.Now(), Event: "Stop", Micros: int64(i * 10), Outcome: out})
+	for i, out := range []string{ctxkeep.OK, ctxkeep.OK, ctxkeep.Panicked, ctxkeep.TimedOut} {
+		journal.Append(jdir, "s", ctxkeep.Event{Time: time.Now(), Event: "Stop", Micros: int64(i * 10), Outcome: out})
 	}
 	db.IngestJournals(ctx, jdir, "s")
 	stats, _ := db.Stats(ctx, "")

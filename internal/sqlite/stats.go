@@ -6,46 +6,12 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep"
 )
-
-// SessionStats summarises the hook events of one session.
-type SessionStats struct {
-	ID           string       `json:"session_id"`
-	FirstSeen    time.Time    `json:"first_seen"`
-	LastSeen     time.Time    `json:"last_seen"`
-	Cwd          string       `json:"cwd,omitempty"`
-	Transcript   string       `json:"transcript_path,omitempty"`
-	Client       string       `json:"client_version,omitempty"`
-	Events       int          `json:"events"`
-	Failures     int          `json:"failures"` // hook calls that failed open
-	PayloadBytes int64        `json:"payload_bytes"`
-	ByEvent      []EventStats `json:"by_event"`
-	ByTool       []ToolStats  `json:"by_tool"`
-	Swap         *SwapStats   `json:"swap,omitempty"`
-}
-
-// EventStats summarises one hook event type.
-type EventStats struct {
-	Event    string `json:"event"`
-	Count    int    `json:"count"`
-	Failures int    `json:"failures"`
-	Bytes    int64  `json:"payload_bytes"`
-	P50us    int64  `json:"p50_us"`
-	P95us    int64  `json:"p95_us"`
-	MaxUs    int64  `json:"max_us"`
-}
-
-// ToolStats summarises the tool events (Pre/PostToolUse…) of one tool.
-type ToolStats struct {
-	Tool  string `json:"tool"`
-	Count int    `json:"count"`
-	Bytes int64  `json:"payload_bytes"`
-}
 
 // Stats returns per-session summaries, most recent first; session filters
 // to one session when not empty.
-func (db *DB) Stats(ctx context.Context, session string) ([]SessionStats, error) {
+func (db *DB) Stats(ctx context.Context, session string) ([]ctxkeep.SessionStats, error) {
 	byID, err := db.sessions(ctx, session)
 	if err != nil {
 		return nil, err
@@ -73,7 +39,7 @@ func (db *DB) Stats(ctx context.Context, session string) ([]SessionStats, error)
 			a = newAccumulator()
 			acc[id] = a
 		}
-		a.add(event, tool, bytes, us, outcome != journal.OK)
+		a.add(event, tool, bytes, us, outcome != ctxkeep.OK)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -82,7 +48,7 @@ func (db *DB) Stats(ctx context.Context, session string) ([]SessionStats, error)
 	if err != nil {
 		return nil, err
 	}
-	var out []SessionStats
+	var out []ctxkeep.SessionStats
 	for id, a := range acc {
 		s := byID[id]
 		s.ID = id
@@ -99,7 +65,7 @@ func (db *DB) Stats(ctx context.Context, session string) ([]SessionStats, error)
 	return out, nil
 }
 
-func (db *DB) sessions(ctx context.Context, session string) (map[string]SessionStats, error) {
+func (db *DB) sessions(ctx context.Context, session string) (map[string]ctxkeep.SessionStats, error) {
 	q := `SELECT id, first_seen, last_seen, cwd, transcript_path, client_version FROM sessions`
 	var args []any
 	if session != "" {
@@ -111,9 +77,9 @@ func (db *DB) sessions(ctx context.Context, session string) (map[string]SessionS
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]SessionStats{}
+	out := map[string]ctxkeep.SessionStats{}
 	for rows.Next() {
-		var s SessionStats
+		var s ctxkeep.SessionStats
 		var first, last int64
 		if err := rows.Scan(&s.ID, &first, &last, &s.Cwd, &s.Transcript, &s.Client); err != nil {
 			return nil, err
@@ -125,19 +91,19 @@ func (db *DB) sessions(ctx context.Context, session string) (map[string]SessionS
 }
 
 type accumulator struct {
-	events    map[string]*EventStats
+	events    map[string]*ctxkeep.EventStats
 	durations map[string][]int64
-	tools     map[string]*ToolStats
+	tools     map[string]*ctxkeep.ToolStats
 }
 
 func newAccumulator() *accumulator {
-	return &accumulator{events: map[string]*EventStats{}, durations: map[string][]int64{}, tools: map[string]*ToolStats{}}
+	return &accumulator{events: map[string]*ctxkeep.EventStats{}, durations: map[string][]int64{}, tools: map[string]*ctxkeep.ToolStats{}}
 }
 
 func (a *accumulator) add(event, tool string, bytes, us int64, failed bool) {
 	e := a.events[event]
 	if e == nil {
-		e = &EventStats{Event: event}
+		e = &ctxkeep.EventStats{Event: event}
 		a.events[event] = e
 	}
 	e.Count++
@@ -149,7 +115,7 @@ func (a *accumulator) add(event, tool string, bytes, us int64, failed bool) {
 	if tool != "" {
 		t := a.tools[tool]
 		if t == nil {
-			t = &ToolStats{Tool: tool}
+			t = &ctxkeep.ToolStats{Tool: tool}
 			a.tools[tool] = t
 		}
 		t.Count++
@@ -157,7 +123,7 @@ func (a *accumulator) add(event, tool string, bytes, us int64, failed bool) {
 	}
 }
 
-func (a *accumulator) fill(s *SessionStats) {
+func (a *accumulator) fill(s *ctxkeep.SessionStats) {
 	for name, e := range a.events {
 		d := a.durations[name]
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
@@ -200,40 +166,8 @@ func (db *DB) LastClientVersion(ctx context.Context) (string, time.Time, error) 
 	return v, time.UnixMilli(ms), err
 }
 
-// SwapStats summarises what was swapped out of one session's context.
-type SwapStats struct {
-	Entries    int         `json:"entries"`
-	Chars      int64       `json:"chars"`      // of the originals
-	ViewChars  int64       `json:"view_chars"` // of the views the model saw instead
-	Retrieved  int         `json:"retrieved"`  // entries retrieved at least once
-	Retrievals int         `json:"retrievals"`
-	ByTool     []ToolSwaps `json:"by_tool"`
-}
-
-// ToolSwaps is SwapStats for one tool.
-type ToolSwaps struct {
-	Tool       string `json:"tool"`
-	Entries    int    `json:"entries"`
-	Chars      int64  `json:"chars"`
-	ViewChars  int64  `json:"view_chars"`
-	Retrieved  int    `json:"retrieved"`
-	Retrievals int    `json:"retrievals"`
-}
-
-// KeptOut is the characters that stayed out of the context.
-func (s SwapStats) KeptOut() int64 { return s.Chars - s.ViewChars }
-
-// RefetchRate is the share of entries retrieved at least once: how often a
-// view was not enough.
-func (s SwapStats) RefetchRate() float64 {
-	if s.Entries == 0 {
-		return 0
-	}
-	return float64(s.Retrieved) / float64(s.Entries)
-}
-
 // Swaps returns the swap figures of sessions (all when session is "").
-func (db *DB) Swaps(ctx context.Context, session string) (map[string]*SwapStats, error) {
+func (db *DB) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.SwapStats, error) {
 	q := `SELECT session_id, tool, count(*), sum(chars), sum(view_chars),
 		sum(access_count > 0), sum(access_count) FROM entries`
 	var args []any
@@ -246,16 +180,16 @@ func (db *DB) Swaps(ctx context.Context, session string) (map[string]*SwapStats,
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]*SwapStats{}
+	out := map[string]*ctxkeep.SwapStats{}
 	for rows.Next() {
 		var id string
-		var t ToolSwaps
+		var t ctxkeep.ToolSwaps
 		if err := rows.Scan(&id, &t.Tool, &t.Entries, &t.Chars, &t.ViewChars, &t.Retrieved, &t.Retrievals); err != nil {
 			return nil, err
 		}
 		s := out[id]
 		if s == nil {
-			s = &SwapStats{}
+			s = &ctxkeep.SwapStats{}
 			out[id] = s
 		}
 		s.Entries += t.Entries

@@ -7,8 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // Repaired is what Repair did with the problems of a Report.
@@ -35,10 +34,10 @@ func (s *Store) Repair(ctx context.Context, r Report) (Repaired, error) {
 	unfixed := func(format string, args ...any) { out.Unfixed = append(out.Unfixed, fmt.Sprintf(format, args...)) }
 
 	if len(r.IndexProblems) > 0 {
-		if err := s.Index.Reindex(ctx); err != nil {
+		if err := s.index.Reindex(ctx); err != nil {
 			return out, err
 		}
-		if left, err := s.Index.IntegrityCheck(ctx); err != nil {
+		if left, err := s.index.IntegrityCheck(ctx); err != nil {
 			return out, err
 		} else if len(left) == 0 {
 			fixed("rebuilt the index's b-tree indexes (REINDEX): integrity_check passes")
@@ -48,27 +47,27 @@ func (s *Store) Repair(ctx context.Context, r Report) (Repaired, error) {
 	}
 	for _, p := range r.FTSProblems {
 		table, _, _ := strings.Cut(p, " ")
-		if err := s.Index.FTSCommand(ctx, table, "rebuild"); err != nil {
+		if err := s.index.FTSCommand(ctx, table, "rebuild"); err != nil {
 			unfixed("%s: %v", p, err)
-		} else if err := s.Index.FTSCommand(ctx, table, "integrity-check"); err != nil {
+		} else if err := s.index.FTSCommand(ctx, table, "integrity-check"); err != nil {
 			unfixed("%s: still failing after a rebuild: %v", table, err)
 		} else {
 			fixed("rebuilt the full-text index %s", table)
 		}
 	}
-	for _, h := range append(append([]blob.Hash{}, r.Missing...), r.Corrupt...) {
-		es, err := s.Index.EntriesOfBlob(ctx, h)
+	for _, h := range append(append([]ctxkeep.Hash{}, r.Missing...), r.Corrupt...) {
+		es, err := s.index.Entries(ctx, ctxkeep.EntryFilter{Hash: h})
 		if err != nil {
 			return out, err
 		}
 		if from, err := s.restore(h, es); err == nil {
-			fixed("blob %s: written again from %s", short(h), from)
+			fixed("blob %s: written again from %s", h.Short(), from)
 		} else {
-			unfixed("blob %s (entries %s): %v", short(h), ids(es), err)
+			unfixed("blob %s (entries %s): %v", h.Short(), ids(es), err)
 		}
 	}
 	for _, id := range r.Dangling {
-		e, err := s.Index.Entry(ctx, id)
+		e, err := s.index.Entry(ctx, id)
 		if err != nil {
 			unfixed("entry %s: %v", id, err)
 			continue
@@ -84,13 +83,13 @@ func (s *Store) Repair(ctx context.Context, r Report) (Repaired, error) {
 
 // restore writes blob h again from the readable copy of one of es, and
 // returns the copy used.
-func (s *Store) restore(h blob.Hash, es []sqlite.Entry) (string, error) {
+func (s *Store) restore(h ctxkeep.Hash, es []ctxkeep.Entry) (string, error) {
 	for _, e := range es {
 		data, err := os.ReadFile(e.CopyPath)
-		if e.CopyPath == "" || err != nil || blob.Sum(data) != h {
+		if e.CopyPath == "" || err != nil || ctxkeep.Sum(data) != h {
 			continue
 		}
-		if _, _, err := s.Blobs.Put(data); err != nil {
+		if _, _, err := s.blobs.Put(data); err != nil {
 			return "", err
 		}
 		return e.CopyPath, nil
@@ -100,27 +99,25 @@ func (s *Store) restore(h blob.Hash, es []sqlite.Entry) (string, error) {
 
 // readd gives an entry whose blob has no row that row back, restoring the
 // blob from the entry's copy if the file is gone or damaged.
-func (s *Store) readd(ctx context.Context, e sqlite.Entry) error {
-	if _, err := s.Blobs.Get(e.Hash); err != nil {
-		if _, rerr := s.restore(e.Hash, []sqlite.Entry{e}); rerr != nil {
-			return fmt.Errorf("blob %s: %v; %w", short(e.Hash), err, rerr)
+func (s *Store) readd(ctx context.Context, e ctxkeep.Entry) error {
+	if _, err := s.blobs.Get(e.Hash); err != nil {
+		if _, rerr := s.restore(e.Hash, []ctxkeep.Entry{e}); rerr != nil {
+			return fmt.Errorf("blob %s: %v; %w", e.Hash.Short(), err, rerr)
 		}
 	}
-	data, err := s.Blobs.Get(e.Hash)
+	data, err := s.blobs.Get(e.Hash)
 	if err != nil {
 		return err
 	}
-	st, err := s.Blobs.Stat(e.Hash)
+	st, err := s.blobs.Stat(e.Hash)
 	if err != nil {
 		return err
 	}
-	info := blob.Info{Hash: e.Hash, Size: int64(len(data)), Stored: st}
-	return s.Index.AddBlobChecked(ctx, info, s.Now(), s.present(e.Hash))
+	info := ctxkeep.Blob{Hash: e.Hash, Size: int64(len(data)), Stored: st}
+	return s.index.AddBlob(ctx, info, s.now(), s.present(e.Hash))
 }
 
-func short(h blob.Hash) string { return string(h[:min(12, len(h))]) }
-
-func ids(es []sqlite.Entry) string {
+func ids(es []ctxkeep.Entry) string {
 	if len(es) == 0 {
 		return "none"
 	}

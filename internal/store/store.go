@@ -1,187 +1,258 @@
-// Package store joins the blob files and the index rows under the write
-// ordering that makes crashes harmless (docs/STORE_FORMAT.md):
+// Package store is ctxkeep's local backend: the blob folder and the SQLite
+// index, joined under the write ordering that makes crashes harmless
+// (docs/STORE_FORMAT.md):
 //
 //   - put: the blob is durable (written, synced, renamed) before its row is
 //     committed, so a row never points at a missing blob;
 //   - remove: the row is deleted in a committed transaction before the blob
-//     file is unlinked, for the same reason.
+//     file is unlinked, and the unlink is decided under the write lock, so a
+//     writer storing the same bytes meanwhile keeps them.
 //
 // A crash between the two steps leaves a blob without a row: garbage that
 // Check reports and a later prune collects, never a dangling row.
+//
+// It is the one door to stored outputs: no other package reads or writes
+// blob files or index rows (TestOneDoor).
 package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
+	"path/filepath"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/blob"
 	"github.com/ctxkeep/ctxkeep/internal/sqlite"
 )
 
+// Mode is how Open treats the index.
+type Mode int
+
+const (
+	// Existing opens an index that exists and has this binary's schema,
+	// and never migrates: the hook path.
+	Existing Mode = iota
+	// Migrate creates the index and applies pending migrations: install
+	// and the CLI.
+	Migrate
+	// ReadOnly opens an existing index for reading only (dry runs): no
+	// write, no checkpoint.
+	ReadOnly
+)
+
 // Store is the blob folder plus its index.
 type Store struct {
-	Blobs *blob.Store
-	Index *sqlite.DB
-	Now   func() time.Time
+	blobs *blob.Store
+	index *sqlite.DB
+	now   func() time.Time
 }
 
-// New joins a blob store and an index.
-func New(blobs *blob.Store, index *sqlite.DB) *Store {
-	return &Store{Blobs: blobs, Index: index, Now: time.Now}
-}
+var _ ctxkeep.Store = (*Store)(nil)
 
-// Put stores data durably and indexes it. Should a concurrent prune remove
-// the blob between the two steps (it was already stored, unreferenced), the
-// row is refused and the error wraps blob.ErrNotFound; putting again
-// succeeds.
-func (s *Store) Put(ctx context.Context, data []byte) (blob.Info, error) {
-	info, _, err := s.Blobs.Put(data)
+// Open opens the store whose index is indexPath and whose blobs live in
+// blobDir. now is the clock rows are stamped with.
+func Open(ctx context.Context, indexPath, blobDir string, mode Mode, now func() time.Time) (*Store, error) {
+	var db *sqlite.DB
+	var err error
+	switch mode {
+	case Migrate:
+		db, err = sqlite.OpenMigrate(ctx, indexPath)
+	case ReadOnly:
+		db, err = sqlite.OpenReadOnly(indexPath)
+	default:
+		db, err = sqlite.Open(indexPath)
+	}
 	if err != nil {
-		return info, err
-	}
-	if err := s.Index.AddBlobChecked(ctx, info, s.Now(), s.present(info.Hash)); err != nil {
-		return info, fmt.Errorf("index blob %s: %w", info.Hash, err)
-	}
-	return info, nil
-}
-
-// Get returns the exact bytes of an indexed blob, hash-verified.
-func (s *Store) Get(ctx context.Context, h blob.Hash) ([]byte, error) {
-	if _, ok, err := s.Index.Blob(ctx, h); err != nil {
 		return nil, err
-	} else if !ok {
-		return nil, fmt.Errorf("%w: %s", blob.ErrNotFound, h)
 	}
-	return s.Blobs.Get(h)
+	return &Store{blobs: blob.New(blobDir), index: db, now: now}, nil
 }
 
-// Remove deletes an indexed blob: row first, then file.
-func (s *Store) Remove(ctx context.Context, h blob.Hash) error {
-	if err := s.Index.RemoveBlobRow(ctx, h); err != nil {
-		return err
-	}
-	return s.Blobs.Remove(h)
-}
+// Close closes the index (and checkpoints its WAL when this is the last
+// connection).
+func (s *Store) Close() error { return s.index.Close() }
 
-// Report is what Check found.
-type Report struct {
-	Rows          int         `json:"rows"`
-	Blobs         int         `json:"blobs"`
-	Missing       []blob.Hash `json:"missing,omitempty"`    // rows without a blob: a bug
-	Corrupt       []blob.Hash `json:"corrupt,omitempty"`    // blobs whose bytes do not hash to their name
-	Dangling      []string    `json:"dangling,omitempty"`   // entries (ids) whose blob has no row: a bug
-	Unreferenced  []blob.Hash `json:"orphans,omitempty"`    // blobs without a row: garbage
-	Temps         int         `json:"temp_files,omitempty"` // temp files of interrupted puts: garbage
-	IndexProblems []string    `json:"index,omitempty"`      // SQLite integrity findings
-	FTSProblems   []string    `json:"fts,omitempty"`        // full-text indexes that fail their integrity check
-	Verified      bool        `json:"verified,omitempty"`   // blob contents were hashed (deep)
-}
+// Dir is the folder of the index.
+func (s *Store) Dir() string { return filepath.Dir(s.index.Path()) }
 
-// OK reports whether nothing is wrong (garbage is not wrong).
-func (r Report) OK() bool {
-	return len(r.Missing) == 0 && len(r.Corrupt) == 0 && len(r.Dangling) == 0 &&
-		len(r.IndexProblems) == 0 && len(r.FTSProblems) == 0
-}
+// SchemaVersion is the index's schema version.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) { return s.index.SchemaVersion(ctx) }
 
-// Check compares rows and blob files, and looks for entries whose blob has
-// no row. With deep, every blob is read and its hash verified, SQLite runs
-// its full integrity_check instead of quick_check, and every FTS5 table
-// its own integrity check; otherwise only presence is checked (fast
-// enough for doctor).
-//
-// Check may run while hooks store and prune removes: a blob that looks
-// missing is confirmed under the write lock before it is reported (see
-// sqlite.ConfirmMissing), and one stored meanwhile is not called garbage.
-func (s *Store) Check(ctx context.Context, deep bool) (Report, error) {
-	var r Report
-	if err := s.checkIndex(ctx, deep, &r); err != nil {
-		return r, err
-	}
-	rows, err := s.Index.BlobHashes(ctx)
+// PutEntry stores data durably, then commits e with e.Hash set to data's
+// hash (see ctxkeep.OutputStore). Should a concurrent prune remove the blob
+// between the two steps (it was already stored, unreferenced), the row is
+// refused and the error wraps ctxkeep.ErrNotFound; putting again succeeds.
+func (s *Store) PutEntry(ctx context.Context, e ctxkeep.Entry, data []byte) (ctxkeep.Entry, error) {
+	p, err := s.Stage(data)
 	if err != nil {
-		return r, err
+		return e, err
 	}
-	r.Rows = len(rows)
-	onDisk := map[blob.Hash]bool{}
-	if err := s.Blobs.Walk(func(h blob.Hash, _ int64) error { onDisk[h] = true; return nil }); err != nil {
-		return r, err
-	}
-	if err := s.Blobs.WalkTemps(func(blob.Temp) error { r.Temps++; return nil }); err != nil {
-		return r, err
-	}
-	r.Blobs = len(onDisk)
-	var suspects []blob.Hash
-	for _, h := range rows {
-		if !onDisk[h] {
-			suspects = append(suspects, h)
-			continue
-		}
-		delete(onDisk, h)
-		if !deep {
-			continue
-		}
-		switch _, err := s.Blobs.Get(h); {
-		case errors.Is(err, blob.ErrCorrupt):
-			r.Corrupt = append(r.Corrupt, h)
-		case errors.Is(err, blob.ErrNotFound):
-			suspects = append(suspects, h)
-		case err != nil:
-			return r, err
-		}
-	}
-	if r.Missing, err = s.Index.ConfirmMissing(ctx, suspects, s.absent); err != nil {
-		return r, err
-	}
-	for h := range onDisk {
-		if _, ok, err := s.Index.Blob(ctx, h); err != nil {
-			return r, err
-		} else if !ok {
-			r.Unreferenced = append(r.Unreferenced, h)
-		}
-	}
-	slices.Sort(r.Unreferenced)
-	dangling, err := s.Index.DanglingEntries(ctx)
-	if err != nil {
-		return r, err
-	}
-	for _, e := range dangling {
-		r.Dangling = append(r.Dangling, e.ID)
-	}
-	r.Verified = deep
-	return r, nil
+	return p.Commit(ctx, e)
 }
 
-// checkIndex runs SQLite's own checks: quick_check, or with deep the full
-// integrity_check and every FTS5 table's integrity check.
-func (s *Store) checkIndex(ctx context.Context, deep bool, r *Report) error {
-	if !deep {
-		if err := s.Index.QuickCheck(ctx); err != nil {
-			r.IndexProblems = append(r.IndexProblems, err.Error())
+// Staged is bytes made durable, waiting for their entry: PutEntry in two
+// steps, for a caller with work to do in between (the hook builds the view
+// while the bytes are hashed, compressed and synced).
+type Staged struct {
+	s    *Store
+	blob ctxkeep.Blob
+}
+
+// Stage stores data durably.
+func (s *Store) Stage(data []byte) (Staged, error) {
+	b, _, err := s.blobs.Put(data)
+	return Staged{s: s, blob: b}, err
+}
+
+// Commit indexes e as the entry of the staged bytes (e.Hash is set to
+// theirs), as PutEntry does.
+func (p Staged) Commit(ctx context.Context, e ctxkeep.Entry) (ctxkeep.Entry, error) {
+	e.Hash = p.blob.Hash
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = p.s.now()
+	}
+	if err := p.s.index.AddEntry(ctx, e, p.blob, p.s.present(p.blob.Hash)); err != nil {
+		return e, fmt.Errorf("index entry %s: %w", e.ID, err)
+	}
+	return e, nil
+}
+
+// present is checked under the write lock before a row is committed.
+func (s *Store) present(h ctxkeep.Hash) func() error {
+	return func() error {
+		if _, err := s.blobs.Stat(h); err != nil {
+			return fmt.Errorf("blob removed meanwhile: %w", err)
 		}
 		return nil
 	}
-	problems, err := s.Index.IntegrityCheck(ctx)
-	if err != nil {
-		return err
-	}
-	r.IndexProblems = problems
-	tables, err := s.Index.FTSTables(ctx)
-	if err != nil {
-		return err
-	}
-	for _, t := range tables {
-		if err := s.Index.FTSCommand(ctx, t, "integrity-check"); err != nil {
-			r.FTSProblems = append(r.FTSProblems, err.Error())
-		}
-	}
-	return nil
 }
 
-// absent reports whether blob h's file is gone.
-func (s *Store) absent(h blob.Hash) bool {
-	_, err := s.Blobs.Stat(h)
-	return errors.Is(err, blob.ErrNotFound)
+// Open returns the exact bytes of blob h, verified against h.
+func (s *Store) Open(_ context.Context, h ctxkeep.Hash) ([]byte, error) { return s.blobs.Get(h) }
+
+// Entry returns the entry with id, or the only one whose id starts with it.
+func (s *Store) Entry(ctx context.Context, id string) (ctxkeep.Entry, error) {
+	return s.index.Entry(ctx, id)
 }
+
+// Entries lists the entries f selects.
+func (s *Store) Entries(ctx context.Context, f ctxkeep.EntryFilter) ([]ctxkeep.Entry, error) {
+	return s.index.Entries(ctx, f)
+}
+
+// Touch counts one retrieval of an entry.
+func (s *Store) Touch(ctx context.Context, id string, now time.Time) error {
+	return s.index.Touch(ctx, id, now)
+}
+
+// SetPin sets an entry's pin level and reason.
+func (s *Store) SetPin(ctx context.Context, id string, level ctxkeep.PinLevel, reason string) (ctxkeep.Entry, error) {
+	return s.index.SetPin(ctx, id, level, reason)
+}
+
+// Remove deletes entries in the order that makes a crash harmless: their
+// rows and the rows of the blobs nothing refers to any more, in one
+// transaction, then those blobs' files (under the write lock, and only if
+// no writer has stored the same content again meanwhile). A crash between
+// the two leaves blobs without rows: garbage for RemoveGarbage. Readable
+// copies are the caller's.
+func (s *Store) Remove(ctx context.Context, es []ctxkeep.Entry) (ctxkeep.Removed, error) {
+	rm, err := s.index.RemoveEntries(ctx, es)
+	if err != nil || len(rm.Freed) == 0 {
+		return rm, err
+	}
+	hashes := make([]ctxkeep.Hash, len(rm.Freed))
+	for i, b := range rm.Freed {
+		hashes[i] = b.Hash
+	}
+	_, err = s.index.UnlinkUnreferenced(ctx, hashes, s.blobs.Remove)
+	return rm, err
+}
+
+// The archive is the index's.
+
+func (s *Store) Cursor(ctx context.Context, session string) (ctxkeep.ArchiveCursor, bool, error) {
+	return s.index.Cursor(ctx, session)
+}
+
+func (s *Store) SaveChunks(ctx context.Context, session string, chunks []ctxkeep.Chunk, cur ctxkeep.ArchiveCursor) (int, error) {
+	return s.index.SaveChunks(ctx, session, chunks, cur)
+}
+
+func (s *Store) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
+	return s.index.Chunks(ctx, session)
+}
+
+func (s *Store) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
+	return s.index.Chunk(ctx, key)
+}
+
+func (s *Store) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
+	return s.index.TurnRange(ctx, session, from, to)
+}
+
+func (s *Store) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, error) {
+	return s.index.SearchChunks(ctx, q)
+}
+
+func (s *Store) ChunkSessions(ctx context.Context) ([]string, error) {
+	return s.index.ChunkSessions(ctx)
+}
+
+func (s *Store) ColdTasks(ctx context.Context, session string) ([]ctxkeep.ColdTask, error) {
+	return s.index.ColdTasks(ctx, session)
+}
+
+func (s *Store) AddColdTasks(ctx context.Context, session string, tasks []ctxkeep.ColdTask, now time.Time) error {
+	return s.index.AddColdTasks(ctx, session, tasks, now)
+}
+
+// What the hooks saw, for stats and prune.
+
+// IngestJournals moves new journal lines (all sessions' when session is "")
+// into the index; see sqlite.IngestJournals.
+func (s *Store) IngestJournals(ctx context.Context, dir, session string) (sqlite.IngestResult, error) {
+	return s.index.IngestJournals(ctx, dir, session)
+}
+
+// Stats returns per-session summaries of the hook calls, most recent first.
+func (s *Store) Stats(ctx context.Context, session string) ([]ctxkeep.SessionStats, error) {
+	return s.index.Stats(ctx, session)
+}
+
+// Swaps returns what was swapped out of sessions (all when session is "").
+func (s *Store) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.SwapStats, error) {
+	return s.index.Swaps(ctx, session)
+}
+
+// LastClientVersion is the client version the most recent session reported.
+func (s *Store) LastClientVersion(ctx context.Context) (string, time.Time, error) {
+	return s.index.LastClientVersion(ctx)
+}
+
+// EntrySessions lists the sessions that have entries, latest first.
+func (s *Store) EntrySessions(ctx context.Context) ([]string, error) {
+	return s.index.EntrySessions(ctx)
+}
+
+// Sessions returns when the hooks last saw each session.
+func (s *Store) Sessions(ctx context.Context) (map[string]ctxkeep.Session, error) {
+	return s.index.SessionsSeen(ctx)
+}
+
+// BlobSizes returns the stored size of every blob, and their sum.
+func (s *Store) BlobSizes(ctx context.Context) (map[ctxkeep.Hash]int64, int64, error) {
+	return s.index.BlobSizes(ctx)
+}
+
+// StoredBytes is the size of the store as prune counts it: one aggregate.
+func (s *Store) StoredBytes(ctx context.Context) (int64, error) { return s.index.StoredBytes(ctx) }
+
+// PruneDue reports cheaply whether a prune could have anything to do.
+func (s *Store) PruneDue(ctx context.Context, olderThan time.Time, perSession int, totalBytes int64) (bool, error) {
+	return s.index.PruneDue(ctx, olderThan, perSession, totalBytes)
+}
+
+// Optimize merges the full-text indexes, checkpoints and vacuums the index.
+func (s *Store) Optimize(ctx context.Context) (sqlite.Optimized, error) { return s.index.Optimize(ctx) }

@@ -5,84 +5,77 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	mrand "math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 var ctx = context.Background()
 
 func open(t testing.TB, dir string) *Store {
 	t.Helper()
-	db, err := sqlite.OpenMigrate(ctx, filepath.Join(dir, "index.db"))
+	s, err := Open(ctx, filepath.Join(dir, "index.db"), filepath.Join(dir, "blobs"), Migrate, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
-	return New(blob.New(filepath.Join(dir, "blobs")), db)
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
-func TestPutGetRemove(t *testing.T) {
+var nextID atomic.Int64
+
+// put stores data as a new entry of session "s".
+func put(t testing.TB, s *Store, data []byte) ctxkeep.Entry {
+	t.Helper()
+	e, err := s.PutEntry(ctx, ctxkeep.Entry{ID: fmt.Sprintf("%012x", nextID.Add(1)), SessionID: "s", Tool: "Bash"}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestPutOpenRemove(t *testing.T) {
 	s := open(t, t.TempDir())
 	data := []byte("exact output\x00\xff")
-	info, err := s.Put(ctx, data)
-	if err != nil {
-		t.Fatal(err)
+	e := put(t, s, data)
+	if e.Hash != ctxkeep.Sum(data) || e.CreatedAt.IsZero() {
+		t.Fatalf("PutEntry = %+v", e)
 	}
-	got, err := s.Get(ctx, info.Hash)
+	got, err := s.Open(ctx, e.Hash)
 	if err != nil || !bytes.Equal(got, data) {
-		t.Fatalf("Get: %v", err)
+		t.Fatalf("Open: %v", err)
 	}
-	if err := s.Remove(ctx, info.Hash); err != nil {
-		t.Fatal(err)
+	twin := put(t, s, data) // the same bytes again: one blob, two entries
+	if rm, err := s.Remove(ctx, []ctxkeep.Entry{e}); err != nil || len(rm.Entries) != 1 || len(rm.Freed) != 0 {
+		t.Fatalf("Remove of one of two entries sharing a blob = %+v, %v", rm, err)
 	}
-	if _, err := s.Get(ctx, info.Hash); !errors.Is(err, blob.ErrNotFound) {
+	if _, err := s.Open(ctx, e.Hash); err != nil {
+		t.Fatalf("the blob went with the first of its two entries: %v", err)
+	}
+	if rm, err := s.Remove(ctx, []ctxkeep.Entry{twin}); err != nil || len(rm.Freed) != 1 {
+		t.Fatalf("Remove of the last entry = %+v, %v", rm, err)
+	}
+	if _, err := s.Open(ctx, e.Hash); !errors.Is(err, ctxkeep.ErrNotFound) {
 		t.Fatalf("after Remove: %v", err)
 	}
-	if _, err := os.Stat(s.Blobs.Path(info.Hash)); !os.IsNotExist(err) {
+	if _, err := os.Stat(s.blobs.Path(e.Hash)); !os.IsNotExist(err) {
 		t.Fatalf("blob file still there: %v", err)
 	}
-}
-
-func TestGetNeedsRow(t *testing.T) {
-	s := open(t, t.TempDir())
-	info, _, _ := s.Blobs.Put([]byte("garbage blob, no row"))
-	if _, err := s.Get(ctx, info.Hash); !errors.Is(err, blob.ErrNotFound) {
-		t.Fatalf("err = %v", err)
+	if rm, err := s.Remove(ctx, []ctxkeep.Entry{twin}); err != nil || len(rm.Entries) != 0 {
+		t.Fatalf("removing again = %+v, %v; want nothing, no error", rm, err)
 	}
 }
 
-func TestCheckFindsEachProblem(t *testing.T) {
-	s := open(t, t.TempDir())
-	good, _ := s.Put(ctx, []byte("good"))
-	missing, _ := s.Put(ctx, []byte("missing"))
-	corrupt, _ := s.Put(ctx, []byte("corrupt"))
-	orphan, _, _ := s.Blobs.Put([]byte("orphan"))
-	os.Remove(s.Blobs.Path(missing.Hash))
-	os.WriteFile(s.Blobs.Path(corrupt.Hash), []byte("bad"), 0o600)
-
-	r, err := s.Check(ctx, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.OK() || r.Rows != 3 || r.Blobs != 3 ||
-		!equal(r.Missing, missing.Hash) || !equal(r.Corrupt, corrupt.Hash) || !equal(r.Unreferenced, orphan.Hash) {
-		t.Fatalf("report = %+v (good %s)", r, good.Hash)
-	}
-	shallow, _ := s.Check(ctx, false)
-	if len(shallow.Corrupt) != 0 || !equal(shallow.Missing, missing.Hash) {
-		t.Fatalf("shallow report = %+v", shallow)
-	}
-}
-
-func equal(hs []blob.Hash, h blob.Hash) bool { return len(hs) == 1 && hs[0] == h }
+func equal(hs []ctxkeep.Hash, h ctxkeep.Hash) bool { return len(hs) == 1 && hs[0] == h }
 
 // TestCrashDuringPuts kills writer processes with SIGKILL at random moments,
 // many times, then checks that no row lacks its blob and no blob on disk
@@ -133,40 +126,101 @@ func assertIntact(t *testing.T, dir string) Report {
 	}
 	// Garbage blobs are never served wrong either: intact or ErrCorrupt.
 	for _, h := range r.Unreferenced {
-		if data, err := s.Blobs.Get(h); err == nil && blob.Sum(data) != h {
-			t.Fatalf("blob %s served bytes hashing to %s", h, blob.Sum(data))
+		if data, err := s.blobs.Get(h); err == nil && ctxkeep.Sum(data) != h {
+			t.Fatalf("blob %s served bytes hashing to %s", h, ctxkeep.Sum(data))
 		}
 	}
 	return r
 }
 
-// TestCrashWriter is the child of TestCrashDuringPuts: it puts and removes
-// blobs until it is killed.
+// TestCrashWriter is the child of TestCrashDuringPuts: it stores and
+// removes entries through the door production uses, until it is killed.
+// One put in four repeats bytes stored before, so that puts find their
+// blob already there while removals free it (the dedup race).
 func TestCrashWriter(t *testing.T) {
 	dir := os.Getenv("CTXKEEP_CRASH_DIR")
 	if dir == "" {
 		t.Skip("child process of TestCrashDuringPuts")
 	}
-	db, err := sqlite.Open(filepath.Join(dir, "index.db"))
+	s, err := Open(ctx, filepath.Join(dir, "index.db"), filepath.Join(dir, "blobs"), Existing, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(blob.New(filepath.Join(dir, "blobs")), db)
-	var put []blob.Hash
+	var stored []ctxkeep.Entry
+	var seen [][]byte
 	for i := 0; ; i++ {
-		if i%5 == 4 && len(put) > 0 {
-			h := put[mrand.IntN(len(put))]
-			if err := s.Remove(ctx, h); err != nil {
+		if i%5 == 4 && len(stored) > 0 {
+			k := mrand.IntN(len(stored))
+			if _, err := s.Remove(ctx, stored[k:k+1]); err != nil {
 				t.Fatal(err)
 			}
+			stored = append(stored[:k], stored[k+1:]...)
 			continue
 		}
-		data := make([]byte, 1+mrand.IntN(512<<10))
-		rand.Read(data[:len(data)/4]) // part random, part compressible
-		info, err := s.Put(ctx, data)
+		var data []byte
+		if i%4 == 3 && len(seen) > 0 {
+			data = seen[mrand.IntN(len(seen))]
+		} else {
+			data = make([]byte, 1+mrand.IntN(512<<10))
+			rand.Read(data[:len(data)/4]) // part random, part compressible
+			seen = append(seen[max(0, len(seen)-8):], data)
+		}
+		id := fmt.Sprintf("%06x%06x", os.Getpid()&0xffffff, i)
+		e, err := s.PutEntry(ctx, ctxkeep.Entry{ID: id, SessionID: "crash", Tool: "Bash"}, data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		put = append(put, info.Hash)
+		stored = append(stored, e)
+	}
+}
+
+// TestConcurrentPutsOfTheSameBytes races writers storing the same bytes
+// under new ids against a remover taking the entries as they come: the
+// blob is freed and stored again many times over. Whatever the order,
+// every entry left must open, and no row may lack its blob.
+func TestConcurrentPutsOfTheSameBytes(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	data := bytes.Repeat([]byte("the same build log\n"), 4000)
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				id := fmt.Sprintf("%02x%010x", w, i)
+				if _, err := s.PutEntry(ctx, ctxkeep.Entry{ID: id, SessionID: "s", Tool: "Bash"}, data); err != nil && !errors.Is(err, ctxkeep.ErrNotFound) {
+					errs <- err // ErrNotFound: the blob was freed under it; the hook fails open
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 60 {
+			es, err := s.Entries(ctx, ctxkeep.EntryFilter{})
+			if err == nil {
+				_, err = s.Remove(ctx, es[:min(2, len(es))])
+			}
+			if err != nil {
+				errs <- err
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	es, _ := s.Entries(ctx, ctxkeep.EntryFilter{})
+	for _, e := range es {
+		if got, err := s.Open(ctx, e.Hash); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("entry %s left without its bytes: %v", e.ID, err)
+		}
+	}
+	if r, err := s.Check(ctx, true); err != nil || !r.OK() {
+		t.Fatalf("check: %+v, %v", r, err)
 	}
 }

@@ -9,21 +9,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxkeep/ctxkeep/internal/blob"
-	"github.com/ctxkeep/ctxkeep/internal/sqlite"
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // putEntry stores content as entry id, with a readable copy.
-func putEntry(t *testing.T, s *Store, id, content string) sqlite.Entry {
+func putEntry(t *testing.T, s *Store, id, content string) ctxkeep.Entry {
 	t.Helper()
-	info, _, err := s.Blobs.Put([]byte(content))
-	if err != nil {
-		t.Fatal(err)
-	}
 	copyPath := filepath.Join(t.TempDir(), "ctxkeep-"+id+".txt")
 	os.WriteFile(copyPath, []byte(content), 0o600)
-	e := sqlite.Entry{ID: id, SessionID: "s", Tool: "Bash", Hash: info.Hash, CreatedAt: time.Now(), CopyPath: copyPath}
-	if err := s.AddEntry(ctx, e, info); err != nil {
+	e, err := s.PutEntry(ctx, ctxkeep.Entry{ID: id, SessionID: "s", Tool: "Bash", CopyPath: copyPath}, []byte(content))
+	if err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -36,25 +31,22 @@ func putEntry(t *testing.T, s *Store, id, content string) sqlite.Entry {
 func TestAddEntryRefusedWhenItsBlobWasRemoved(t *testing.T) {
 	s := open(t, t.TempDir())
 	old := putEntry(t, s, "aaaaaaaaaaaa", "the same output")
-	info, created, err := s.Blobs.Put([]byte("the same output")) // the writer: finds it stored
+	info, created, err := s.blobs.Put([]byte("the same output")) // the writer: finds it stored
 	if err != nil || created {
 		t.Fatalf("put: created %t, %v", created, err)
 	}
-	if _, err := s.RemoveEntries(ctx, []sqlite.Entry{old}); err != nil { // the prune
+	if _, err := s.Remove(ctx, []ctxkeep.Entry{old}); err != nil { // the prune
 		t.Fatal(err)
 	}
-	e := sqlite.Entry{ID: "bbbbbbbbbbbb", SessionID: "s", Tool: "Bash", Hash: info.Hash, CreatedAt: time.Now()}
-	if err := s.AddEntry(ctx, e, info); !errors.Is(err, blob.ErrNotFound) {
+	e := ctxkeep.Entry{ID: "bbbbbbbbbbbb", SessionID: "s", Tool: "Bash", Hash: info.Hash, CreatedAt: time.Now()}
+	if err := s.index.AddEntry(ctx, e, info, s.present(info.Hash)); !errors.Is(err, ctxkeep.ErrNotFound) {
 		t.Fatalf("AddEntry after the blob went: %v", err)
 	}
 	if rep, _ := s.Check(ctx, false); !rep.OK() || rep.Rows != 0 {
 		t.Fatalf("check: %+v", rep)
 	}
 	// Stored again, it commits.
-	if info, _, err = s.Blobs.Put([]byte("the same output")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.AddEntry(ctx, e, info); err != nil {
+	if _, err := s.PutEntry(ctx, e, []byte("the same output")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -65,11 +57,11 @@ func TestRemoveKeepsABlobStoredAgain(t *testing.T) {
 	s := open(t, t.TempDir())
 	old := putEntry(t, s, "aaaaaaaaaaaa", "the same output")
 	fresh := putEntry(t, s, "bbbbbbbbbbbb", "the same output")
-	rm, err := s.RemoveEntries(ctx, []sqlite.Entry{old})
+	rm, err := s.Remove(ctx, []ctxkeep.Entry{old})
 	if err != nil || len(rm.Entries) != 1 || len(rm.Freed) != 0 {
 		t.Fatalf("removed %+v, %v", rm, err)
 	}
-	if data, err := s.Get(ctx, fresh.Hash); err != nil || string(data) != "the same output" {
+	if data, err := s.Open(ctx, fresh.Hash); err != nil || string(data) != "the same output" {
 		t.Fatalf("get: %q, %v", data, err)
 	}
 }
@@ -77,7 +69,7 @@ func TestRemoveKeepsABlobStoredAgain(t *testing.T) {
 // rawDB opens the index with foreign keys off, to make the damage ctxkeep
 // itself never makes.
 func rawDB(t *testing.T, s *Store) *sql.DB {
-	db, err := sql.Open("sqlite3", "file:"+s.Index.Path()+"?_pragma=foreign_keys(0)&_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite3", "file:"+s.index.Path()+"?_pragma=foreign_keys(0)&_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +83,10 @@ func TestCheckAndRepair(t *testing.T) {
 	corrupt := putEntry(t, s, "bbbbbbbbbbbb", "its blob is damaged, its copy too")
 	dangling := putEntry(t, s, "cccccccccccc", "its blob row is deleted, the file is intact")
 	lost := putEntry(t, s, "dddddddddddd", "its blob and its copy are gone")
-	os.Remove(s.Blobs.Path(missing.Hash))
-	os.WriteFile(s.Blobs.Path(corrupt.Hash), []byte("bad"), 0o600)
+	os.Remove(s.blobs.Path(missing.Hash))
+	os.WriteFile(s.blobs.Path(corrupt.Hash), []byte("bad"), 0o600)
 	os.WriteFile(corrupt.CopyPath, []byte("also bad"), 0o600)
-	os.Remove(s.Blobs.Path(lost.Hash))
+	os.Remove(s.blobs.Path(lost.Hash))
 	os.Remove(lost.CopyPath)
 	if _, err := rawDB(t, s).Exec(`DELETE FROM blobs WHERE hash = ?`, string(dangling.Hash)); err != nil {
 		t.Fatal(err)
@@ -115,8 +107,8 @@ func TestCheckAndRepair(t *testing.T) {
 	if len(fixed.Fixed) != 2 || len(fixed.Unfixed) != 2 {
 		t.Fatalf("repair = %+v", fixed)
 	}
-	for _, e := range []sqlite.Entry{missing, dangling} {
-		if _, err := s.Get(ctx, e.Hash); err != nil {
+	for _, e := range []ctxkeep.Entry{missing, dangling} {
+		if _, err := s.Open(ctx, e.Hash); err != nil {
 			t.Errorf("%s not repaired: %v", e.ID, err)
 		}
 	}
@@ -159,5 +151,33 @@ func TestCheckFindsABrokenFTSTable(t *testing.T) {
 	}
 	if rep, _ := s.Check(ctx, true); !rep.OK() {
 		t.Fatalf("after rebuild: %+v", rep)
+	}
+}
+
+func TestGarbageIsRemovedOnlyWhenOld(t *testing.T) {
+	st := open(t, t.TempDir())
+	orphan, _, _ := st.blobs.Put([]byte("a blob whose row never committed"))
+	kept := put(t, st, []byte("indexed"))
+	tmp := filepath.Join(filepath.Dir(st.blobs.Path(orphan.Hash)), ".x.zst.tmp-123")
+	os.WriteFile(tmp, []byte("partial"), 0o600)
+
+	g, err := st.FindGarbage(ctx, time.Now().Add(-time.Hour))
+	if err != nil || len(g.Temps)+len(g.Orphans) != 0 {
+		t.Fatalf("fresh garbage found: %+v, %v", g, err)
+	}
+	past := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(tmp, past, past)
+	os.Chtimes(st.blobs.Path(orphan.Hash), past, past)
+	os.Chtimes(st.blobs.Path(kept.Hash), past, past)
+	g, err = st.FindGarbage(ctx, time.Now().Add(-time.Hour))
+	if err != nil || len(g.Temps) != 1 || len(g.Orphans) != 1 || g.Orphans[0].Hash != orphan.Hash {
+		t.Fatalf("garbage = %+v, %v", g, err)
+	}
+	done, err := st.RemoveGarbage(ctx, g)
+	if err != nil || len(done.Temps) != 1 || len(done.Orphans) != 1 {
+		t.Fatalf("removed %+v, %v", done, err)
+	}
+	if _, err := st.Open(ctx, kept.Hash); err != nil {
+		t.Fatalf("an indexed blob went: %v", err)
 	}
 }

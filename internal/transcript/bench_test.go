@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // longSessionPaths returns the five long spotter sessions and their total
@@ -48,11 +50,11 @@ func BenchmarkContextUsage(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var u ContextUsage
+			var u ctxkeep.Usage
 			sc := NewScanner(f, Cursor{})
 			for sc.Scan() {
 				r := sc.Record()
-				u.Update(&r)
+				UpdateUsage(&u, &r)
 			}
 			f.Close()
 			if sc.Err() != nil || !u.Known() {

@@ -20,7 +20,7 @@
 //   - Compactions, History and Live show the compactions, everything ever
 //     said, and what the model sees now;
 //   - Turns cuts the conversation into exchanges;
-//   - ContextUsage is the context size as the client counts it.
+//   - ctxkeep.Usage is the context size as the client counts it.
 //
 // Subagents run in their own transcripts (Subagents lists them); their
 // records have AgentID set and are never part of the main conversation.

@@ -3,6 +3,7 @@ package transcript_test
 import (
 	"fmt"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -11,7 +12,7 @@ import (
 func Example_monitor() {
 	var (
 		cursor transcript.Cursor
-		usage  transcript.ContextUsage
+		usage  ctxkeep.Usage
 	)
 	f, err := transcript.ReadFile("testdata/compact-preserved.jsonl", cursor)
 	if err != nil {
@@ -19,7 +20,7 @@ func Example_monitor() {
 		return
 	}
 	for i := range f.Records {
-		usage.Update(&f.Records[i])
+		transcript.UpdateUsage(&usage, &f.Records[i])
 	}
 	cursor = f.Next
 	fmt.Printf("%d tokens (%d without output) at line %d\n", usage.Tokens, usage.InputTokens, cursor.Line)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // dataDir holds real public transcripts (shared/data/PROVENANCE.md §1–2).
@@ -247,7 +249,7 @@ func checkContext(t *testing.T, recs []Record, want naive) {
 	t.Helper()
 	u := CurrentContext(recs)
 	if !recs[len(recs)-1].MainThread() {
-		if u != (ContextUsage{}) {
+		if u != (ctxkeep.Usage{}) {
 			t.Errorf("a subagent's usage counted: %+v", u)
 		}
 		return

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -15,8 +16,8 @@ import (
 // all the state there is, so that the next call reads only what was
 // appended since. It is kept in a small JSON file between calls.
 type Progress struct {
-	Cursor transcript.Cursor       `json:"cursor"`
-	Usage  transcript.ContextUsage `json:"usage"`
+	Cursor transcript.Cursor `json:"cursor"`
+	Usage  ctxkeep.Usage     `json:"usage"`
 	// Compactions counts the compact boundaries read since the monitor
 	// started on this transcript (those before it, when it started from
 	// the end of a large file, are not counted).
@@ -107,7 +108,7 @@ func (p *Progress) take(line []byte) {
 	if rec.MainThread() && rec.IsCompactBoundary() {
 		p.Compactions++
 	}
-	p.Usage.Update(&rec)
+	transcript.UpdateUsage(&p.Usage, &rec)
 }
 
 // tail reads a large transcript backwards, from the end to the last record
@@ -139,7 +140,7 @@ func (p *Progress) tail(f *os.File, size int64) error {
 	}
 	*p = Progress{Cursor: transcript.Cursor{Offset: end}}
 	for i := len(found) - 1; i >= 0; i-- {
-		p.Usage.Update(&found[i])
+		transcript.UpdateUsage(&p.Usage, &found[i])
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -124,7 +125,7 @@ func TestAdvanceOnRealSessions(t *testing.T) {
 	}
 }
 
-func sameUsage(a, b transcript.ContextUsage) bool {
+func sameUsage(a, b ctxkeep.Usage) bool {
 	a.Timestamp, b.Timestamp = time.Time{}, time.Time{}
 	return a == b
 }
@@ -152,7 +153,7 @@ func TestTailAfterCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(path)
-	want := transcript.ContextUsage{Tokens: 4000, InputTokens: 4000, Model: "claude-opus-5-5", Compacted: true}
+	want := ctxkeep.Usage{Tokens: 4000, InputTokens: 4000, Model: "claude-opus-5-5", Compacted: true}
 	if !sameUsage(p.Usage, want) || p.Cursor.Offset >= st.Size() {
 		t.Errorf("usage %+v, cursor %d of %d", p.Usage, p.Cursor.Offset, st.Size())
 	}

@@ -1,0 +1,169 @@
+package ctxkeep
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Kinds of chunks.
+const (
+	KindTurn    = "turn"    // one turn of the conversation
+	KindSummary = "summary" // a summary the client wrote when it compacted
+)
+
+// Chunk is a piece of the archive: one turn of a conversation (or a
+// compaction summary), rendered as text, with what it did.
+type Chunk struct {
+	Key       string    `json:"key"` // 'k' + 11 hex digits, stable for a session's turn
+	SessionID string    `json:"session_id"`
+	Project   string    `json:"project"`
+	Kind      string    `json:"kind"`
+	Turn      int       `json:"turn"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end"`
+	Prompt    string    `json:"prompt"`  // the user's words, shortened
+	Summary   string    `json:"summary"` // one line, extractive
+	Body      string    `json:"body"`    // the turn rendered as text, swapped outputs by reference
+	Meta      Meta      `json:"meta"`
+	// Outputs holds the original text of the swapped outputs the body
+	// refers to, for the full-text index: search finds an exact output the
+	// transcript only holds as a view. Indexes do not return it.
+	Outputs []string `json:"-"`
+}
+
+// BodyHash is the SHA-256 of the chunk's body: the same turn archived
+// twice is stored once.
+func (c Chunk) BodyHash() string {
+	s := sha256.Sum256([]byte(c.Body))
+	return hex.EncodeToString(s[:])
+}
+
+// Meta is what one turn did; a session's working state is the fold of its
+// turns' Meta.
+type Meta struct {
+	Tools         []string    `json:"tools,omitempty"`          // distinct, in order of first use
+	FilesRead     []string    `json:"files_read,omitempty"`     // distinct, in order of last use
+	FilesModified []string    `json:"files_modified,omitempty"` // distinct, in order of last use
+	Commands      []Command   `json:"commands,omitempty"`
+	Errors        []string    `json:"errors,omitempty"` // lines that signal a failure, shortened
+	Decisions     []string    `json:"decisions,omitempty"`
+	Corrections   []string    `json:"corrections,omitempty"` // the user setting the model right
+	Tasks         []TaskEvent `json:"tasks,omitempty"`
+	Entries       []string    `json:"entries,omitempty"` // swapped outputs the turn produced
+}
+
+// Files are the files the turn modified, then those it read.
+func (m Meta) Files() []string {
+	return append(append([]string{}, m.FilesModified...), m.FilesRead...)
+}
+
+// Command is one shell command and how it went.
+type Command struct {
+	Run    string   `json:"run"`
+	Exit   int      `json:"exit"` // -1 when unknown
+	Errors []string `json:"errors,omitempty"`
+}
+
+// Failed reports whether the command failed.
+func (c Command) Failed() bool { return c.Exit > 0 }
+
+// TaskEvent is a change to the task list: a task created or updated
+// (TaskCreate, TaskUpdate), or the whole todo list rewritten (TodoWrite).
+type TaskEvent struct {
+	Op      string `json:"op"` // "create", "update" or "todos"
+	ID      string `json:"id,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Todos   []Todo `json:"todos,omitempty"`
+}
+
+// Todo is one item of a todo list.
+type Todo struct {
+	Content string `json:"content"`
+	Status  string `json:"status"`
+}
+
+// ColdTask is the summary of a completed task nobody mentions any more,
+// made once so that compaction can keep it verbatim.
+type ColdTask struct {
+	TaskID   string `json:"task_id"`
+	Subject  string `json:"subject"`
+	From, To int    `json:"-"` // the turns it spanned
+	Summary  string `json:"summary"`
+}
+
+// Usage is how full a session's context is, as the client counts it.
+type Usage struct {
+	// Tokens is input + cache creation + cache reads + output: the figure
+	// auto-compaction compares with its threshold.
+	Tokens int64
+	// InputTokens is the same without output.
+	InputTokens int64
+	Model       string    // of the last response, kept across a compaction
+	MessageID   string    // of the last response; empty after a compaction
+	Timestamp   time.Time // of the line the figures come from
+	// Compacted says no response has followed the last compaction yet.
+	Compacted bool
+}
+
+// Known reports whether the figures are known.
+func (u Usage) Known() bool { return u.Tokens > 0 }
+
+// ArchiveCursor is how far a session's transcript has been archived: the
+// first line of its last turn, which may still grow.
+type ArchiveCursor struct {
+	Transcript string
+	Offset     int64 // byte offset of that line
+	Line       int   // its line number, 0-based
+	Turn       int   // the index that turn gets
+	Usage      Usage // the context usage seen so far
+}
+
+// ChunkQuery is a full-text search of the archive.
+type ChunkQuery struct {
+	Text    string
+	Session string // only this session, when set
+	Project string // only this project, when set
+	Kind    string // only this kind, when set
+	Limit   int    // at most this many (0: a backend default)
+}
+
+// ChunkHit is a chunk that matched a query, with its lexical relevance:
+// higher is better, 0 or more, comparable only within one result list.
+type ChunkHit struct {
+	Chunk
+	Lexical float64 `json:"lexical"`
+}
+
+// ArchiveIndex is the searchable archive of conversations.
+type ArchiveIndex interface {
+	// Cursor returns the session's archive cursor; ok is false before the
+	// first archive of the session.
+	Cursor(ctx context.Context, session string) (c ArchiveCursor, ok bool, err error)
+	// SaveChunks stores chunks and moves the session's cursor, atomically.
+	// A chunk whose body is unchanged (same key, same BodyHash) is left as
+	// it is; a changed one replaces the old, in the full-text index too.
+	// Saving the same chunks twice is harmless. It returns how many chunks
+	// were written.
+	SaveChunks(ctx context.Context, session string, chunks []Chunk, cur ArchiveCursor) (int, error)
+	// Chunks returns a session's chunks in turn order.
+	Chunks(ctx context.Context, session string) ([]Chunk, error)
+	// Chunk returns the chunk with key, or the only one whose key starts
+	// with it: ErrNotFound, ErrAmbiguous.
+	Chunk(ctx context.Context, key string) (Chunk, error)
+	// TurnRange returns a session's turn chunks from turn from to turn to.
+	TurnRange(ctx context.Context, session string, from, to int) ([]Chunk, error)
+	// SearchChunks returns the chunks matching any word of q.Text, most
+	// relevant first (prompts and files weigh more than summaries,
+	// summaries more than bodies): ErrEmptyQuery when q.Text has no word.
+	SearchChunks(ctx context.Context, q ChunkQuery) ([]ChunkHit, error)
+	// ChunkSessions lists the sessions with chunks, latest first.
+	ChunkSessions(ctx context.Context) ([]string, error)
+	// ColdTasks returns a session's cold-task summaries.
+	ColdTasks(ctx context.Context, session string) ([]ColdTask, error)
+	// AddColdTasks stores cold-task summaries; a task summarised already
+	// keeps its first summary.
+	AddColdTasks(ctx context.Context, session string, tasks []ColdTask, now time.Time) error
+}

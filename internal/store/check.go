@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/blob"
+)
+
+// Report is what Check found.
+type Report struct {
+	Rows          int            `json:"rows"`
+	Blobs         int            `json:"blobs"`
+	Missing       []ctxkeep.Hash `json:"missing,omitempty"`    // rows without a blob: a bug
+	Corrupt       []ctxkeep.Hash `json:"corrupt,omitempty"`    // blobs whose bytes do not hash to their name
+	Dangling      []string       `json:"dangling,omitempty"`   // entries (ids) whose blob has no row: a bug
+	Unreferenced  []ctxkeep.Hash `json:"orphans,omitempty"`    // blobs without a row: garbage
+	Temps         int            `json:"temp_files,omitempty"` // temp files of interrupted puts: garbage
+	IndexProblems []string       `json:"index,omitempty"`      // SQLite integrity findings
+	FTSProblems   []string       `json:"fts,omitempty"`        // full-text indexes that fail their integrity check
+	Verified      bool           `json:"verified,omitempty"`   // blob contents were hashed (deep)
+}
+
+// OK reports whether nothing is wrong (garbage is not wrong).
+func (r Report) OK() bool {
+	return len(r.Missing) == 0 && len(r.Corrupt) == 0 && len(r.Dangling) == 0 &&
+		len(r.IndexProblems) == 0 && len(r.FTSProblems) == 0
+}
+
+// Check compares rows and blob files, and looks for entries whose blob has
+// no row. With deep, every blob is read and its hash verified, SQLite runs
+// its full integrity_check instead of quick_check, and every FTS5 table
+// its own integrity check; otherwise only presence is checked (fast
+// enough for doctor).
+//
+// Check may run while hooks store and prune removes: a blob that looks
+// missing is confirmed under the write lock before it is reported (see
+// sqlite.ConfirmMissing), and one stored meanwhile is not called garbage.
+func (s *Store) Check(ctx context.Context, deep bool) (Report, error) {
+	var r Report
+	if err := s.checkIndex(ctx, deep, &r); err != nil {
+		return r, err
+	}
+	rows, err := s.index.BlobHashes(ctx)
+	if err != nil {
+		return r, err
+	}
+	r.Rows = len(rows)
+	onDisk := map[ctxkeep.Hash]bool{}
+	if err := s.blobs.Walk(func(h ctxkeep.Hash, _ int64) error { onDisk[h] = true; return nil }); err != nil {
+		return r, err
+	}
+	if err := s.blobs.WalkTemps(func(blob.Temp) error { r.Temps++; return nil }); err != nil {
+		return r, err
+	}
+	r.Blobs = len(onDisk)
+	var suspects []ctxkeep.Hash
+	for _, h := range rows {
+		if !onDisk[h] {
+			suspects = append(suspects, h)
+			continue
+		}
+		delete(onDisk, h)
+		if !deep {
+			continue
+		}
+		switch _, err := s.blobs.Get(h); {
+		case errors.Is(err, ctxkeep.ErrCorrupt):
+			r.Corrupt = append(r.Corrupt, h)
+		case errors.Is(err, ctxkeep.ErrNotFound):
+			suspects = append(suspects, h)
+		case err != nil:
+			return r, err
+		}
+	}
+	if r.Missing, err = s.index.ConfirmMissing(ctx, suspects, s.absent); err != nil {
+		return r, err
+	}
+	for h := range onDisk {
+		if _, ok, err := s.index.Blob(ctx, h); err != nil {
+			return r, err
+		} else if !ok {
+			r.Unreferenced = append(r.Unreferenced, h)
+		}
+	}
+	slices.Sort(r.Unreferenced)
+	dangling, err := s.index.DanglingEntries(ctx)
+	if err != nil {
+		return r, err
+	}
+	for _, e := range dangling {
+		r.Dangling = append(r.Dangling, e.ID)
+	}
+	r.Verified = deep
+	return r, nil
+}
+
+// checkIndex runs SQLite's own checks: quick_check, or with deep the full
+// integrity_check and every FTS5 table's integrity check.
+func (s *Store) checkIndex(ctx context.Context, deep bool, r *Report) error {
+	if !deep {
+		if err := s.index.QuickCheck(ctx); err != nil {
+			r.IndexProblems = append(r.IndexProblems, err.Error())
+		}
+		return nil
+	}
+	problems, err := s.index.IntegrityCheck(ctx)
+	if err != nil {
+		return err
+	}
+	r.IndexProblems = problems
+	tables, err := s.index.FTSTables(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := s.index.FTSCommand(ctx, t, "integrity-check"); err != nil {
+			r.FTSProblems = append(r.FTSProblems, err.Error())
+		}
+	}
+	return nil
+}
+
+// absent reports whether blob h's file is gone.
+func (s *Store) absent(h ctxkeep.Hash) bool {
+	_, err := s.blobs.Stat(h)
+	return errors.Is(err, ctxkeep.ErrNotFound)
+}
