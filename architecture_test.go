@@ -1,0 +1,70 @@
+package ctxkeep_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/ctxkeep/ctxkeep"
+
+// adapters store things; they implement the domain's interfaces and may
+// use each other and the small helpers, never a policy or an entry point.
+var adapters = []string{"internal/blob", "internal/sqlite", "internal/journal", "internal/store"}
+
+// helpers are below everything: files, folders, JSON.
+var helpers = []string{"internal/fsx", "internal/dirs", "internal/rawjson", "internal/fastjson", "internal/logfile", "internal/text"}
+
+// doors are the only packages through which stored outputs are read or
+// written: the blob files and the index rows.
+var doors = map[string][]string{
+	"internal/blob":   {"internal/store"},
+	"internal/sqlite": {"internal/store"},
+}
+
+// TestArchitecture checks that the dependency arrows point down: the
+// domain at the bottom imports nothing of ours, adapters import only the
+// domain, helpers and other adapters, and only the store reaches blobs and
+// index rows (production code; tests may reach further).
+func TestArchitecture(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := 0
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		seen++
+		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		for _, imp := range p.Imports {
+			dep, ours := strings.CutPrefix(imp, module+"/")
+			if imp == module {
+				dep, ours = "", true
+			}
+			if !ours {
+				continue
+			}
+			switch {
+			case name == "":
+				t.Errorf("the domain package imports %s: it must import nothing of ours", imp)
+			case slices.Contains(adapters, name) && dep != "" && !slices.Contains(adapters, dep) && !slices.Contains(helpers, dep):
+				t.Errorf("adapter %s imports %s, which is not the domain, an adapter or a helper", name, dep)
+			}
+			if allowed, ok := doors[dep]; ok && !slices.Contains(allowed, name) {
+				t.Errorf("%s imports %s: only %s may (the one door to stored outputs)", name, dep, strings.Join(allowed, ", "))
+			}
+		}
+	}
+	if seen < 20 {
+		t.Fatalf("go list found %d packages: the check did not run over the tree", seen)
+	}
+}
