@@ -3,72 +3,82 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
+
+	ctxapp "github.com/ctxkeep/ctxkeep/internal/app"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
-// app is one CLI run: the process plus what commands open on demand.
+// app is one CLI run: the process, and the composition root's view of it
+// (folders, project, config, store), made on first use.
 type app struct {
 	Process
-	store *store.Store
+	root *ctxapp.App
+}
+
+// env is the composition root of this run.
+func (a *app) env() (*ctxapp.App, error) {
+	if a.root == nil {
+		r, err := ctxapp.New(ctxapp.Env{Getenv: a.Getenv, Environ: a.Environ, Getwd: a.Getwd, Now: a.Now})
+		if err != nil {
+			return nil, hint(err, "set HOME or CTXKEEP_HOME")
+		}
+		a.root = r
+	}
+	return a.root, nil
 }
 
 func (a *app) dirs() (dirs.Dirs, error) {
-	d, err := dirs.Resolve(a.Getenv)
+	r, err := a.env()
 	if err != nil {
-		return d, hint(err, "set HOME or CTXKEEP_HOME")
+		return dirs.Dirs{}, err
 	}
-	return d, nil
+	return r.Dirs, nil
 }
 
-// projectDir is the project the command is about: the client's
-// CLAUDE_PROJECT_DIR when set (commands run from the agent), else the
-// working directory.
+// projectDir is the project the command is about (internal/project): the
+// client's CLAUDE_PROJECT_DIR when set (commands run from the agent), else
+// the git root of the working directory, else the working directory.
 func (a *app) projectDir() string {
-	if p := a.Getenv("CLAUDE_PROJECT_DIR"); p != "" {
-		return p
+	r, err := a.env()
+	if err != nil {
+		return ""
 	}
-	wd, _ := a.Getwd()
-	return wd
+	return r.Project
 }
 
-func (a *app) configFiles(d dirs.Dirs) config.Files {
-	files := config.Files{User: d.ConfigFile()}
-	if p := a.projectDir(); p != "" {
-		files.Project = filepath.Join(p, config.ProjectFileName)
+func (a *app) configFiles() config.Files {
+	r, err := a.env()
+	if err != nil {
+		return config.Files{}
 	}
-	return files
+	return r.ConfigFiles()
 }
 
 // config loads the effective configuration with where each value came from.
 func (a *app) config() (*config.Config, []config.Value, error) {
-	d, err := a.dirs()
+	r, err := a.env()
 	if err != nil {
 		return nil, nil, err
 	}
-	return config.Load(a.configFiles(d), a.Environ)
+	return r.ConfigValues()
 }
 
 // openStore opens the blob store and the index, creating and migrating the
 // index as needed: any CLI command prepares the store for the hooks.
 func (a *app) openStore(ctx context.Context) (*store.Store, error) {
-	if a.store != nil {
-		return a.store, nil
-	}
-	d, err := a.dirs()
+	r, err := a.env()
 	if err != nil {
 		return nil, err
 	}
-	a.store, err = store.Open(ctx, d.IndexDB(), d.Blobs(), store.Migrate, a.Now)
-	return a.store, err
+	return r.Store(ctx, store.Migrate)
 }
 
 func (a *app) close() {
-	if a.store != nil {
-		a.store.Close()
+	if a.root != nil {
+		a.root.Close()
 	}
 }
 

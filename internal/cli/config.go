@@ -23,12 +23,8 @@ func runConfig(ctx context.Context, a *app, args []string) error {
 	if err := noArgs(fs, args); err != nil {
 		return err
 	}
-	d, err := a.dirs()
-	if err != nil {
-		return err
-	}
-	files := a.configFiles(d)
-	_, values, err := config.Load(files, a.Environ)
+	files := a.configFiles()
+	_, values, err := a.config()
 	if err != nil {
 		return hint(err, "edit the file named above, or unset the variable")
 	}

@@ -149,8 +149,7 @@ func (a *app) checkConfig(context.Context) check {
 	if err != nil {
 		return fail(c, err.Error(), "fix the value named above; the hooks pass through until then")
 	}
-	d, _ := a.dirs()
-	files := a.configFiles(d)
+	files := a.configFiles()
 	c.Status, c.Detail = statusOK, "defaults"
 	var used []string
 	for _, f := range []string{files.User, files.Project} {

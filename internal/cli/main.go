@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	ctxapp "github.com/ctxkeep/ctxkeep/internal/app"
+
 	"github.com/ctxkeep/ctxkeep/internal/hook"
 )
 
@@ -71,8 +73,8 @@ func Main(start time.Time, p Process) int {
 	return report(p.Stderr, err)
 }
 
-func (p Process) hookEnv() hook.Env {
-	return hook.Env{Getenv: p.Getenv, Environ: p.Environ, Getwd: p.Getwd, Now: p.Now}
+func (p Process) hookEnv() ctxapp.Env {
+	return ctxapp.Env{Getenv: p.Getenv, Environ: p.Environ, Getwd: p.Getwd, Now: p.Now}
 }
 
 func dispatch(ctx context.Context, a *app, args []string) error {

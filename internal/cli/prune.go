@@ -103,15 +103,15 @@ func (a *app) pruneStore(ctx context.Context, dryRun bool) (*store.Store, error)
 	if !dryRun {
 		return a.openStore(ctx)
 	}
-	d, err := a.dirs()
+	r, err := a.env()
 	if err != nil {
 		return nil, err
 	}
-	a.store, err = store.Open(ctx, d.IndexDB(), d.Blobs(), store.ReadOnly, a.Now)
+	st, err := r.Store(ctx, store.ReadOnly)
 	if err != nil {
 		return nil, hint(err, "run `ctxkeep install` (or any command without --dry-run) to create or migrate the store")
 	}
-	return a.store, nil
+	return st, nil
 }
 
 // runPrunePlan removes what the report plans, and keeps in it what was

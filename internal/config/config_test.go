@@ -205,3 +205,37 @@ func TestLists(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A repository's .ctxkeep.toml must not reach the store every project
+// shares: its retention and limits are ignored (and listed as such), while
+// what concerns its own project still applies.
+func TestProjectFileCannotSetStoreWideKeys(t *testing.T) {
+	dir := t.TempDir()
+	project := filepath.Join(dir, ".ctxkeep.toml")
+	os.WriteFile(project, []byte("[limits]\ntotal_bytes = \"1MB\"\n[retention]\ndefault = \"1m\"\n[threshold]\nBash = 20000\n"), 0o600)
+	user := filepath.Join(dir, "config.toml")
+	os.WriteFile(user, []byte("[retention]\nnever_retrieved = \"2h\"\n"), 0o600)
+	cfg, vals, err := Load(Files{User: user, Project: project}, []string{"CTXKEEP_LIMITS_ENTRIES_PER_SESSION=50"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := Default()
+	if cfg.Limits.TotalBytes != def.Limits.TotalBytes || cfg.Retention.Default != def.Retention.Default {
+		t.Errorf("the project file changed store-wide settings: total_bytes %d, retention.default %v", cfg.Limits.TotalBytes, cfg.Retention.Default)
+	}
+	if cfg.ThresholdFor("Bash") != 20000 {
+		t.Errorf("the project file's own threshold was not applied: %d", cfg.ThresholdFor("Bash"))
+	}
+	if cfg.Retention.NeverRetrieved != 2*time.Hour || cfg.Limits.EntriesPerSession != 50 {
+		t.Errorf("the user's config and environment must still set store-wide keys: %v, %d", cfg.Retention.NeverRetrieved, cfg.Limits.EntriesPerSession)
+	}
+	ignored := map[string]bool{}
+	for _, v := range vals {
+		if v.Source.Kind == "ignored" {
+			ignored[v.Key] = v.Source.Where == project
+		}
+	}
+	if !ignored["limits.total_bytes"] || !ignored["retention.default"] || len(ignored) != 2 {
+		t.Errorf("ignored keys listed = %v", ignored)
+	}
+}

@@ -23,7 +23,7 @@ type Files struct {
 
 // Source says where an effective value came from.
 type Source struct {
-	Kind  string `json:"kind"`            // "default", "user", "project" or "env"
+	Kind  string `json:"kind"`            // "default", "user", "project" or "env"; "ignored" for a store-wide key a project file set
 	Where string `json:"where,omitempty"` // the file or the variable
 }
 
@@ -89,7 +89,26 @@ func Load(files Files, environ []string) (*Config, []Value, error) {
 }
 
 type loader struct {
-	vals map[string]entry // by dotted key
+	vals    map[string]entry // by dotted key
+	ignored []Value          // store-wide keys a project file tried to set
+}
+
+// userScope are the sections whose settings act on the store every
+// project shares: how long outputs are kept and how large the store may
+// grow. They come from the user's config and environment only; a
+// repository's .ctxkeep.toml is input, and must not delete what other
+// projects stored.
+var userScope = []string{"retention.", "limits."}
+
+// UserScope reports whether key may only be set by the user (config.toml
+// or CTXKEEP_* variables), never by a project's file.
+func UserScope(key string) bool {
+	for _, p := range userScope {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *loader) defaults() error {
@@ -147,6 +166,12 @@ func (l *loader) table(prefix string, t map[string]any, src Source) error {
 			if err := l.table(key, sub, src); err != nil {
 				return err
 			}
+			continue
+		}
+		if src.Kind == "project" && UserScope(key) {
+			text, _ := tomlText(t[k])
+			l.ignored = append(l.ignored, Value{Key: key, Value: text, Source: Source{Kind: "ignored", Where: src.Where},
+				Doc: "store-wide: set it in your own config.toml or a CTXKEEP_ variable, not in a project's file"})
 			continue
 		}
 		if isList(key) {
@@ -389,5 +414,5 @@ func (l *loader) build() (*Config, []Value, error) {
 			out = append(out, Value{Key: sec.name + "." + k, Value: e.text, Source: e.source, Doc: sec.doc})
 		}
 	}
-	return c, out, nil
+	return c, append(out, l.ignored...), nil
 }

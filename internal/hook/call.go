@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/config"
-	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
@@ -16,29 +16,19 @@ import (
 // Call is one hook invocation as handlers see it. Stores are opened lazily:
 // most events never touch the database.
 type Call struct {
-	Event   *Event
-	Payload []byte
-	Config  *config.Config
-	Dirs    dirs.Dirs
-	Env     Env
+	*app.App // folders, project, store
+	Event    *Event
+	Payload  []byte
+	Config   *config.Config
 
-	logf       func(format string, args ...any)
-	store      *store.Store
-	projectDir string // set when the project is known otherwise than from the environment
+	logf func(format string, args ...any)
 }
 
 // Store opens the store on first use. It never migrates: an index that is
 // missing or from another version fails the call (fail open) until
 // `ctxkeep install` or any CLI command migrates it.
 func (c *Call) Store() (*store.Store, error) {
-	if c.store == nil {
-		st, err := store.Open(context.Background(), c.Dirs.IndexDB(), c.Dirs.Blobs(), store.Existing, c.Env.Now)
-		if err != nil {
-			return nil, err
-		}
-		c.store = st
-	}
-	return c.store, nil
+	return c.App.Store(context.Background(), store.Existing)
 }
 
 // close ends the call's use of the index. Closing checkpoints the WAL into
@@ -50,16 +40,16 @@ func (c *Call) Store() (*store.Store, error) {
 // a few pages per swapped output, and the calls the agent waits for most
 // (PostToolUse) skip the checkpoint.
 func (c *Call) close() {
-	if c.store == nil {
+	if c.Opened() == nil {
 		return
 	}
 	switch c.Event.HookEventName {
 	case "Stop", "PreCompact", "SessionEnd":
-		c.store.Close()
+		c.Close()
 		return
 	}
 	if st, err := os.Stat(c.Dirs.IndexDB() + "-wal"); err == nil && st.Size() > maxWAL {
-		c.store.Close()
+		c.Close()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/learned"
@@ -23,7 +24,7 @@ import (
 // Like a hook, it fails open: on any problem it prints the output as the
 // command produced it. It always returns exit code 0; the wrapper gives the
 // command's own status back to the client.
-func Capture(env Env, spool string, rc int, stdout io.Writer) int {
+func Capture(env app.Env, spool string, rc int, stdout io.Writer) int {
 	noGC()
 	text, err := os.ReadFile(spool + ".out")
 	if err != nil {
@@ -43,26 +44,29 @@ func Capture(env Env, spool string, rc int, stdout io.Writer) int {
 }
 
 // captured stores text when it is large and returns what to print.
-func captured(env Env, spool string, rc int, text string) (string, error) {
-	d, err := dirs.Resolve(env.Getenv)
+func captured(env app.Env, spool string, rc int, text string) (string, error) {
+	a, err := app.New(env)
 	if err != nil {
 		return "", err
 	}
-	if !inside(spool, d.Spool()) {
-		return "", fmt.Errorf("spool %q is not in %s", spool, d.Spool())
+	if !inside(spool, a.Dirs.Spool()) {
+		return "", fmt.Errorf("spool %q is not in %s", spool, a.Dirs.Spool())
 	}
 	spec, err := readSpec(spool)
 	if err != nil {
 		return "", err
 	}
-	cfg, err := loadConfig(d, env)
+	if spec.Project != "" {
+		a.ForProject(spec.Project) // the Bash tool's environment has no CLAUDE_PROJECT_DIR
+	}
+	cfg, err := a.Config()
 	if err != nil {
 		return "", err
 	}
 	if !swap.Over(text, cfg.ThresholdFor("Bash")) {
 		return text, nil
 	}
-	c := &Call{Config: cfg, Dirs: d, Env: env, Event: spec.event(), projectDir: spec.Project, logf: func(string, ...any) {}}
+	c := &Call{App: a, Config: cfg, Event: spec.event(), logf: func(string, ...any) {}}
 	defer c.close()
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.DeadlineFor("PostToolUse"))
 	defer cancel()
@@ -93,7 +97,7 @@ func (c *Call) learn(command string, chars int) {
 	if !c.Config.Wrapper.Learn {
 		return
 	}
-	if err := learned.Record(c.Dirs.Learned(), c.project(), swap.Unwrap(command), chars, c.Env.Now()); err != nil {
+	if err := learned.Record(c.Dirs.Learned(), c.Project, swap.Unwrap(command), chars, c.Env.Now()); err != nil {
 		c.logf("learn %q: %v", command, err)
 	}
 }

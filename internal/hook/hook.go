@@ -17,32 +17,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/config"
-	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/fastjson"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
 )
 
-// Env is what a hook call takes from its process.
-type Env struct {
-	Getenv  func(string) string
-	Environ []string
-	Getwd   func() (string, error)
-	Now     func() time.Time
-}
-
 // handler runs one event's policy. A nil reply means no output.
 type handler func(ctx context.Context, c *Call) (*Reply, error)
 
 // Main runs one hook call and returns the process exit code: always 0.
-func Main(start time.Time, env Env, stdin io.Reader, stdout io.Writer) int {
+func Main(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer) int {
 	noGC()
 	run(start, env, stdin, stdout, handlers)
 	return 0
@@ -58,18 +49,18 @@ func noGC() {
 	debug.SetMemoryLimit(1 << 30)
 }
 
-func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[string]handler) {
+func run(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer, table map[string]handler) {
 	if config.Truthy(env.Getenv("CTXKEEP_DISABLE")) {
 		return // the quick bypass: not even stdin is read
 	}
-	d, err := dirs.Resolve(env.Getenv)
+	a, err := app.New(env)
 	if err != nil {
 		return // nowhere to log; stay silent
 	}
 	logf := func(format string, args ...any) {
-		logfile.Append(d.Log(), env.Now(), "hook: "+fmt.Sprintf(format, args...))
+		logfile.Append(a.Dirs.Log(), env.Now(), "hook: "+fmt.Sprintf(format, args...))
 	}
-	cfg, err := loadConfig(d, env)
+	cfg, err := a.Config()
 	if err != nil {
 		logf("%v; passing through", err)
 		return
@@ -87,7 +78,7 @@ func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[
 		logf("%v; passing through", err)
 		return
 	}
-	c := &Call{Event: ev, Payload: payload, Config: cfg, Dirs: d, Env: env, logf: logf}
+	c := &Call{App: a, Event: ev, Payload: payload, Config: cfg, logf: logf}
 	defer c.close()
 
 	reply, outcome, err := dispatch(c, table)
@@ -107,22 +98,6 @@ func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[
 		return
 	}
 	stdout.Write(out)
-}
-
-// loadConfig reads the user's config, the project's (the client's
-// CLAUDE_PROJECT_DIR, else the hook's working directory, which is the
-// session's cwd) and CTXKEEP_* variables.
-func loadConfig(d dirs.Dirs, env Env) (*config.Config, error) {
-	project := env.Getenv("CLAUDE_PROJECT_DIR")
-	if project == "" {
-		project, _ = env.Getwd()
-	}
-	files := config.Files{User: d.ConfigFile()}
-	if project != "" {
-		files.Project = filepath.Join(project, config.ProjectFileName)
-	}
-	cfg, _, err := config.Load(files, env.Environ)
-	return cfg, err
 }
 
 // readCapped reads stdin up to limit bytes. A larger payload is refused

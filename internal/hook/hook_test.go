@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
@@ -34,12 +35,12 @@ func newFixture(t *testing.T) *fixture {
 	}}
 }
 
-func (f *fixture) env() Env {
+func (f *fixture) env() app.Env {
 	var environ []string
 	for k, v := range f.vars {
 		environ = append(environ, k+"="+v)
 	}
-	return Env{
+	return app.Env{
 		Getenv:  func(k string) string { return f.vars[k] },
 		Environ: environ,
 		Getwd:   func() (string, error) { return f.home, nil },

@@ -128,7 +128,7 @@ func (c *Call) keepSession() (*store.Store, keep.Session, error) {
 	if err != nil {
 		return nil, keep.Session{}, err
 	}
-	return st, keep.Session{ID: c.Event.SessionID, Project: c.project(), Transcript: path}, nil
+	return st, keep.Session{ID: c.Event.SessionID, Project: c.Project, Transcript: path}, nil
 }
 
 func (c *Call) keepOptions() keep.Options {

@@ -40,7 +40,7 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	spool := filepath.Join(c.Dirs.Spool(), ev.ToolUseID)
 	if err := writeSpec(spool, captureSpec{
 		SessionID: ev.SessionID, ToolUseID: ev.ToolUseID, AgentID: ev.AgentID,
-		TranscriptPath: ev.TranscriptPath, Cwd: ev.Cwd, Project: c.project(), Command: in.Command,
+		TranscriptPath: ev.TranscriptPath, Cwd: ev.Cwd, Project: c.Project, Command: in.Command,
 	}); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (c *Call) likelyLarge(command string) bool {
 		return false
 	}
 	f, err := learned.Load(c.Dirs.Learned())
-	return err == nil && f.Match(c.project(), command) != ""
+	return err == nil && f.Match(c.Project, command) != ""
 }
 
 // permissions reads the Bash rules of the user's, the project's and the
@@ -73,24 +73,12 @@ func (c *Call) likelyLarge(command string) bool {
 func (c *Call) permissions() claudecode.Permissions {
 	var files [][]byte
 	for _, scope := range []claudecode.Scope{claudecode.User, claudecode.Project, claudecode.Local} {
-		path := claudecode.SettingsPath(scope, c.Env.Getenv("HOME"), c.project(), c.Env.Getenv("CLAUDE_CONFIG_DIR"))
+		path := claudecode.SettingsPath(scope, c.Env.Getenv("HOME"), c.Project, c.Env.Getenv("CLAUDE_CONFIG_DIR"))
 		if data, err := os.ReadFile(path); err == nil {
 			files = append(files, data)
 		}
 	}
 	return claudecode.ReadPermissions(files...)
-}
-
-// project is the project root: the one the call was made for (capture),
-// else the client's CLAUDE_PROJECT_DIR, else the session's cwd.
-func (c *Call) project() string {
-	if c.projectDir != "" {
-		return c.projectDir
-	}
-	if p := c.Env.Getenv("CLAUDE_PROJECT_DIR"); p != "" {
-		return p
-	}
-	return c.Event.Cwd
 }
 
 // captureSpec tells `ctxkeep capture` whose output it is storing.

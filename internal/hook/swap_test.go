@@ -1,10 +1,12 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -198,5 +200,35 @@ func TestInventoryFitsItsBudget(t *testing.T) {
 	inv := Inventory(es, 4000)
 	if len(inv) > 4000 || !strings.Contains(inv, "older: `ctxkeep list`") {
 		t.Fatalf("%d bytes:\n%s", len(inv), inv)
+	}
+}
+
+// One hook call has one project: with no CLAUDE_PROJECT_DIR and the shell
+// in a subfolder of a repository, the repository's root gives both the
+// project config (here a low Bash threshold) and the project the command
+// is learned for.
+func TestOneProjectPerCall(t *testing.T) {
+	f := newSwapFixture(t)
+	repo := t.TempDir()
+	sub := filepath.Join(repo, "internal", "api")
+	os.MkdirAll(sub, 0o700)
+	os.Mkdir(filepath.Join(repo, ".git"), 0o700)
+	os.WriteFile(filepath.Join(repo, ".ctxkeep.toml"), []byte("[threshold]\nBash = 1000\n"), 0o600)
+	delete(f.vars, "CLAUDE_PROJECT_DIR")
+	env := f.env()
+	env.Getwd = func() (string, error) { return sub, nil }
+	payload, _ := json.Marshal(map[string]any{
+		"session_id": session, "transcript_path": f.transcript, "cwd": sub, "hook_event_name": "PostToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "go test ./..."}, "tool_response": bash(strings.Repeat("ok\n", 600)),
+		"tool_use_id": "toolu_1",
+	})
+	var out bytes.Buffer
+	run(time.Now(), env, bytes.NewReader(payload), &out, handlers)
+	if !strings.Contains(out.String(), "swapped out") {
+		t.Fatalf("1,800 characters over the repository's threshold of 1,000 were not swapped: %q; log: %s", out.String(), f.log())
+	}
+	data, err := os.ReadFile(f.dirs().Learned())
+	if err != nil || !strings.Contains(string(data), strconv.Quote(repo)) || strings.Contains(string(data), strconv.Quote(sub)) {
+		t.Fatalf("learned for another project than %s: %s (%v)", repo, data, err)
 	}
 }

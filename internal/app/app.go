@@ -1,0 +1,106 @@
+// Package app is ctxkeep's composition root: for one run — a hook call or
+// a command — it resolves where ctxkeep's files are, which project the run
+// is about, the effective configuration, and opens the store on first use.
+// It is the one place that knows the concrete backends; hook and cli get
+// everything they need from here, in the same way.
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/dirs"
+	"github.com/ctxkeep/ctxkeep/internal/project"
+	"github.com/ctxkeep/ctxkeep/internal/store"
+)
+
+// Env is what a run takes from its process.
+type Env struct {
+	Getenv  func(string) string
+	Environ []string
+	Getwd   func() (string, error)
+	Now     func() time.Time
+}
+
+// App is one run of ctxkeep.
+type App struct {
+	Env
+	Dirs    dirs.Dirs
+	Project string // see internal/project; "" when unknown
+
+	cfg    *config.Config
+	values []config.Value
+	cfgErr error
+	loaded bool
+	store  *store.Store
+}
+
+// New resolves the folders and the project of a run. Its error is for a
+// process with nowhere to keep files (no HOME, no CTXKEEP_HOME).
+func New(env Env) (*App, error) {
+	d, err := dirs.Resolve(env.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	wd, _ := env.Getwd()
+	return &App{Env: env, Dirs: d, Project: project.Root(env.Getenv("CLAUDE_PROJECT_DIR"), wd)}, nil
+}
+
+// ForProject is the run for another project than the process's own: the
+// wrapper's capture, run inside the agent's shell, stores for the project
+// the hook recorded.
+func (a *App) ForProject(root string) {
+	a.Project, a.loaded = root, false
+}
+
+// ConfigFiles are the files the configuration is read from: the user's,
+// then the project's.
+func (a *App) ConfigFiles() config.Files {
+	files := config.Files{User: a.Dirs.ConfigFile()}
+	if a.Project != "" {
+		files.Project = filepath.Join(a.Project, config.ProjectFileName)
+	}
+	return files
+}
+
+// Config is the effective configuration, read once per run.
+func (a *App) Config() (*config.Config, error) {
+	cfg, _, err := a.ConfigValues()
+	return cfg, err
+}
+
+// ConfigValues is Config with where each value came from.
+func (a *App) ConfigValues() (*config.Config, []config.Value, error) {
+	if !a.loaded {
+		a.cfg, a.values, a.cfgErr = config.Load(a.ConfigFiles(), a.Environ)
+		a.loaded = true
+	}
+	return a.cfg, a.values, a.cfgErr
+}
+
+// Store opens the store on first use, in mode: the hook path opens an
+// existing index and never migrates (store.Existing); commands create and
+// migrate it (store.Migrate), or, for dry runs, only read (store.ReadOnly).
+func (a *App) Store(ctx context.Context, mode store.Mode) (*store.Store, error) {
+	if a.store == nil {
+		st, err := store.Open(ctx, a.Dirs.IndexDB(), a.Dirs.Blobs(), mode, a.Now)
+		if err != nil {
+			return nil, err
+		}
+		a.store = st
+	}
+	return a.store, nil
+}
+
+// Opened is the store if it was opened, else nil.
+func (a *App) Opened() *store.Store { return a.store }
+
+// Close closes the store if it was opened.
+func (a *App) Close() {
+	if a.store != nil {
+		a.store.Close()
+		a.store = nil
+	}
+}
