@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -131,14 +132,5 @@ func firstLine(s string) string {
 	return s
 }
 
-// short cuts s to n bytes at a rune boundary.
-func short(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}
+// short cuts s, trimmed, to n bytes.
+func short(s string, n int) string { return text.Cut(strings.TrimSpace(s), n) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/config"
@@ -208,7 +209,7 @@ func (a *app) checkLog(context.Context) check {
 	}
 	last := entries[len(entries)-1]
 	c.Status = statusWarn
-	c.Detail = fmt.Sprintf("recent problems in %s; latest at %s: %s", d.Log(), last.Time.Local().Format("2006-01-02 15:04"), truncate(last.Message, 300))
+	c.Detail = fmt.Sprintf("recent problems in %s; latest at %s: %s", d.Log(), last.Time.Local().Format("2006-01-02 15:04"), text.Cut(last.Message, 300))
 	c.Hint = "the hooks failed open (the agent was not affected); see the log for details"
 	return c
 }
@@ -245,13 +246,6 @@ func (a *app) checkClient(ctx context.Context) check {
 func fail(c check, detail, hint string) check {
 	c.Status, c.Detail, c.Hint = statusFail, detail, hint
 	return c
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // problemsOf says what is wrong with the store, briefly.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // runList prints the swap inventory: what was kept out of the context and
@@ -48,7 +49,7 @@ func runList(ctx context.Context, a *app, args []string) error {
 	fmt.Fprintln(tw, "ID\tWHEN\tTOOL\tCHARS\tVIEW\tGOT\tCALL\tSUMMARY")
 	for _, e := range entries {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", e.ID, e.CreatedAt.Local().Format("01-02 15:04"),
-			e.Tool, e.Chars, e.ViewChars, e.AccessCount, truncate(oneLine(e.Input), 60), truncate(e.Summary, 70))
+			e.Tool, e.Chars, e.ViewChars, e.AccessCount, text.Cut(text.FirstLine(e.Input), 60), text.Cut(e.Summary, 70))
 	}
 	tw.Flush()
 	fmt.Fprintln(a.Stdout, "\nprint one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures, --tail N)")
@@ -69,13 +70,4 @@ func (a *app) pickSession(ctx context.Context, st *store.Store, id string) (stri
 		return ids[0], nil
 	}
 	return matchSession(ids, id)
-}
-
-func oneLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i] + " …"
-		}
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // runPin sets the pin of one stored output: prune takes unpinned outputs
@@ -69,10 +70,10 @@ func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason 
 		return err
 	}
 	if l == ctxkeep.PinNone {
-		fmt.Fprintf(a.Stdout, "unpinned %s (%s %s)\n", e.ID, e.Tool, truncate(oneLine(e.Input), 60))
+		fmt.Fprintf(a.Stdout, "unpinned %s (%s %s)\n", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 60))
 		return nil
 	}
-	fmt.Fprintf(a.Stdout, "pinned %s (%s %s): %s\n", e.ID, e.Tool, truncate(oneLine(e.Input), 60), l)
+	fmt.Fprintf(a.Stdout, "pinned %s (%s %s): %s\n", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 60), l)
 	return nil
 }
 
@@ -121,7 +122,7 @@ func runPins(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintln(tw, "ID\tLEVEL\tWHEN\tTOOL\tCHARS\tSESSION\tCALL\tREASON")
 		for _, e := range r.Pins {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.PinLevel, e.CreatedAt.Local().Format("01-02 15:04"),
-				e.Tool, e.Chars, truncate(e.SessionID, 8), truncate(oneLine(e.Input), 40), orDash(e.PinReason))
+				e.Tool, e.Chars, text.Abbrev(e.SessionID), text.Cut(text.FirstLine(e.Input), 40), orDash(e.PinReason))
 		}
 		tw.Flush()
 	}

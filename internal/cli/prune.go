@@ -14,6 +14,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 type pruneOptions struct {
@@ -161,9 +162,9 @@ func printPrune(a *app, r pruneReport, cfg *config.Config) {
 		fmt.Fprintln(tw, "ID\tSESSION\tTOOL\tSTORED\tGOT\tPIN\tFREES\tREASON\tCALL")
 		for _, it := range p.Items {
 			e := it.Entry
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", e.ID, truncate(e.SessionID, 8), e.Tool,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", e.ID, text.Abbrev(e.SessionID), e.Tool,
 				e.CreatedAt.Local().Format("2006-01-02 15:04"), e.AccessCount, e.PinLevel, humanBytes(it.Frees), it.Reason,
-				truncate(oneLine(e.Input), 40))
+				text.Cut(text.FirstLine(e.Input), 40))
 		}
 		tw.Flush()
 	}

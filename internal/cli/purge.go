@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/purge"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 type purgeOptions struct {
@@ -255,7 +256,7 @@ func printPurge(a *app, r purgeReport) {
 	}
 	fmt.Fprintf(w, "  %s\n", done)
 	if len(r.Stubs) > 0 && !r.DryRun {
-		fmt.Fprintln(w, "  a stored result comes back with `ctxkeep show ID` (the ids are in the stubs, and in `ctxkeep list --session "+truncate(r.SessionID, 8)+"`)")
+		fmt.Fprintln(w, "  a stored result comes back with `ctxkeep show ID` (the ids are in the stubs, and in `ctxkeep list --session "+r.SessionID[:min(8, len(r.SessionID))]+"`)")
 	}
 }
 
@@ -274,7 +275,7 @@ func printAnalysis(a *app, an purge.Analysis) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  LINE\tBYTES\tTOOL\tTOOL_USE_ID\tCALL")
 		for _, b := range an.Biggest {
-			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", b.Line, b.Bytes, b.Tool, b.ToolUseID, truncate(oneLine(b.Input), 50))
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", b.Line, b.Bytes, b.Tool, b.ToolUseID, text.Cut(text.FirstLine(b.Input), 50))
 		}
 		tw.Flush()
 	}

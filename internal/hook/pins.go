@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // pinDirectives applies the pin directives typed in a prompt (ccm:pin …,
@@ -94,9 +95,9 @@ func (c *Call) applyDirective(ctx context.Context, d pin.Directive) (string, err
 		return "", err
 	}
 	if d.Level == ctxkeep.PinNone {
-		return fmt.Sprintf("unpinned %s (%s `%s`)", e.ID, e.Tool, cutString(oneLine(e.Input), 60)), nil
+		return fmt.Sprintf("unpinned %s (%s `%s`)", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 60)), nil
 	}
-	return fmt.Sprintf("pinned %s (%s `%s`) %s", e.ID, e.Tool, cutString(oneLine(e.Input), 60), e.PinLevel), nil
+	return fmt.Sprintf("pinned %s (%s `%s`) %s", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 60), e.PinLevel), nil
 }
 
 // endRange closes the session's pin range and counts what it pinned.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // inventoryBudget bounds the inventory injected on resume, well inside the
@@ -39,7 +40,7 @@ func Inventory(entries []ctxkeep.Entry, budget int) string {
 		"print one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures), or Read its copy with offset/limit:\n")
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		line := fmt.Sprintf("- %s %s `%s`: %s", e.ID, e.Tool, cutString(oneLine(e.Input), 120), e.Summary)
+		line := fmt.Sprintf("- %s %s `%s`: %s", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 120), e.Summary)
 		if e.CopyPath != "" {
 			line += " (copy: " + e.CopyPath + ")"
 		}
@@ -52,22 +53,4 @@ func Inventory(entries []ctxkeep.Entry, budget int) string {
 		b.WriteString(line)
 	}
 	return b.String()
-}
-
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
-}
-
-// cutString shortens s to n bytes at a rune boundary.
-func cutString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

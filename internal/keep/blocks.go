@@ -8,6 +8,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // PreservationInput is what the preservation block is made of.
@@ -167,7 +168,7 @@ func runs(rs []archive.Run, checksOnly bool) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("`%s`: last exit %s in turn %d, %s, %d failed [%s]",
-			oneLine(r.Command, maxCommand), exitText(r.Exit), r.Turn, plural(r.Runs, "run"), r.Failures, r.Key))
+			text.Squash(r.Command, maxCommand), exitText(r.Exit), r.Turn, plural(r.Runs, "run"), r.Failures, r.Key))
 	}
 	return out
 }
@@ -238,8 +239,8 @@ func lastReply(c ctxkeep.Chunk) string {
 		}
 		i = -1
 	}
-	text := strings.TrimSpace(c.Body[i+len("\nassistant: "):])
-	return oneLine(tail(text, replyLen), replyLen+len("…"))
+	reply := strings.TrimSpace(c.Body[i+len("\nassistant: "):])
+	return text.Squash(tail(reply, replyLen), replyLen+len("…"))
 }
 
 const replyLen = 600
@@ -274,7 +275,7 @@ func inventory(es []ctxkeep.Entry) []string {
 	var out []string
 	for i := len(es) - 1; i >= 0; i-- {
 		e := es[i]
-		out = append(out, fmt.Sprintf("%s %s `%s`: %s", e.ID, e.Tool, oneLine(e.Input, 100), e.Summary))
+		out = append(out, fmt.Sprintf("%s %s `%s`: %s", e.ID, e.Tool, text.Squash(e.Input, 100), e.Summary))
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package keep
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // A text restored across compaction is a list of sections, each a title
@@ -83,7 +85,7 @@ func fill(s section, room *int) (string, bool) {
 	b.WriteString(title)
 	shown := 0
 	for _, it := range s.items {
-		line := "- " + oneLine(it, maxItem) + "\n"
+		line := "- " + text.Squash(it, maxItem) + "\n"
 		if b.Len()+len(line)+moreLen > limit {
 			break
 		}
@@ -103,14 +105,3 @@ func fill(s section, room *int) (string, bool) {
 
 // moreLen is the room kept for the "… N more" line.
 const moreLen = 90
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -89,7 +90,7 @@ func (s *Stub) Text() string {
 	fmt.Fprintf(&b, "%s by `ctxkeep purge` and is kept exactly.\n", stubMarker)
 	fmt.Fprintf(&b, "id: %s (sha256 %s)\n", s.ID, s.Hash)
 	if s.Input != "" {
-		fmt.Fprintf(&b, "call: %s `%s`\n", s.Tool, cut(oneLine(s.Input), 200))
+		fmt.Fprintf(&b, "call: %s `%s`\n", s.Tool, text.Cut(text.FirstLine(s.Input), 200))
 	} else {
 		fmt.Fprintf(&b, "tool: %s\n", s.Tool)
 	}
@@ -100,7 +101,7 @@ func (s *Stub) Text() string {
 	fmt.Fprintf(&b, "size: %d bytes, %d lines; exit status: %s\n", s.Bytes, s.Lines, exit)
 	fmt.Fprintf(&b, "pinned: %s\n", s.PinLevel)
 	if s.Summary != "" {
-		fmt.Fprintf(&b, "summary: %s\n", cut(oneLine(s.Summary), 300))
+		fmt.Fprintf(&b, "summary: %s\n", text.Cut(text.FirstLine(s.Summary), 300))
 	}
 	fmt.Fprintf(&b, "Get it back with `ctxkeep show %s` (or --lines A:B, --grep RE -C N, --failures, --head N, --tail N).", s.ID)
 	return b.String()
@@ -134,23 +135,4 @@ func (p *Plan) StoreStubs(ctx context.Context, st ctxkeep.OutputStore, now time.
 		}
 	}
 	return nil
-}
-
-func oneLine(s string) string {
-	line, _, cut := strings.Cut(s, "\n")
-	if cut {
-		return line + " …"
-	}
-	return line
-}
-
-// cut shortens s to at most n bytes, at a rune boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // NoExit is Item.Exit when the exit status is not known.
@@ -101,7 +103,7 @@ func header(it Item, st Stats) string {
 	}
 	h := fmt.Sprintf("[ctxkeep] %s swapped out of the context, kept exactly as id %s: %s%s.\n", what, it.ID, size, exit)
 	if it.Input != "" && it.Tool != "Read" {
-		h += "call: " + cut(oneLine(it.Input), 300) + "\n"
+		h += "call: " + cut(text.FirstLine(it.Input), 300) + "\n"
 	}
 	if it.Tool == "Read" {
 		h += "(The numbers the client shows at the left count this view's lines. Lines of the file are marked L<n>.)\n"
@@ -239,25 +241,9 @@ func splitLines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
-// cut shortens s to at most n bytes at a rune boundary, marking the cut,
-// and turns it into valid UTF-8.
+// cut shortens a line of output to n bytes, and makes it valid UTF-8.
 func cut(s string, n int) string {
-	s = strings.ToValidUTF8(strings.TrimRight(s, "\r"), "\uFFFD")
-	if len(s) <= n {
-		return s
-	}
-	i := n - len("…")
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
-
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
+	return text.Cut(strings.ToValidUTF8(strings.TrimRight(s, "\r"), "\uFFFD"), n)
 }
 
 // tokens estimates tokens from bytes (about four per token for English

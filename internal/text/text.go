@@ -1,0 +1,48 @@
+// Package text shortens text for people and the model: one line, a
+// number of bytes, never a split character.
+package text
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Ellipsis marks where text was cut.
+const Ellipsis = "…"
+
+// Cut shortens s to at most n bytes, the Ellipsis included, cutting at a
+// character boundary. s shorter than n is returned as it is.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := max(0, n-len(Ellipsis))
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + Ellipsis
+}
+
+// FirstLine is s up to its first newline, marked " …" when more lines
+// follow.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " " + Ellipsis
+	}
+	return s
+}
+
+// Squash puts s on one line, every run of white space made one space, and
+// cuts it to n bytes.
+func Squash(s string, n int) string {
+	return Cut(strings.Join(strings.Fields(s), " "), n)
+}
+
+// Abbrev shows an id by its first 8 characters, marked when it has more.
+// Commands take such a unique prefix in place of the whole id.
+func Abbrev(id string) string {
+	if len(id) <= 8 {
+		return id
+	}
+	return id[:8] + Ellipsis
+}
