@@ -23,6 +23,17 @@ type Event struct {
 	Client     string    `json:"client,omitempty"` // the agent's name and version
 	Cwd        string    `json:"cwd,omitempty"`
 	Transcript string    `json:"transcript,omitempty"`
+	// Large is set when the call swapped out the output of a command:
+	// the wrapper learns such commands once the journal is indexed (at the
+	// end of the turn), which keeps that file's lock off the hot path.
+	Large *LargeOutput `json:"large,omitempty"`
+}
+
+// LargeOutput is a command whose output was large, in a project.
+type LargeOutput struct {
+	Project string `json:"project"`
+	Command string `json:"command"`
+	Chars   int    `json:"chars"`
 }
 
 // EventSink records hook calls. Append must be cheap (it runs on every

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
+	"github.com/ctxkeep/ctxkeep/internal/learned"
 	"github.com/ctxkeep/ctxkeep/internal/project"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
@@ -92,6 +93,22 @@ func (a *App) Store(ctx context.Context, mode store.Mode) (*store.Store, error) 
 		a.store = st
 	}
 	return a.store, nil
+}
+
+// Ingest moves the new lines of the journals (one session's, or all when
+// session is "") into the index, and learns the commands whose output was
+// large for the wrapper: the hook journals them rather than take the
+// learned file's lock on the hot path. Whoever indexes a line learns from
+// it, so a command is learned once, by a hook at the end of a turn or by a
+// command run meanwhile.
+func (a *App) Ingest(ctx context.Context, st *store.Store, session string) (store.Ingested, error) {
+	res, err := st.IngestJournals(ctx, a.Dirs.Journals(), session)
+	if len(res.Large) > 0 {
+		if lerr := learned.RecordAll(a.Dirs.Learned(), res.Large, a.Now()); err == nil {
+			err = lerr
+		}
+	}
+	return res, err
 }
 
 // Opened is the store if it was opened, else nil.

@@ -220,8 +220,7 @@ func (a *app) checkClient(ctx context.Context) check {
 	c := check{Name: "client", Status: statusOK}
 	var parts []string
 	if st, err := a.openStore(ctx); err == nil {
-		d, _ := a.dirs()
-		st.IngestJournals(ctx, d.Journals(), "")
+		a.root.Ingest(ctx, st, "")
 		if v, when, err := st.LastClientVersion(ctx); err == nil && v != "" {
 			parts = append(parts, fmt.Sprintf("Claude Code %s seen by the hooks at %s", v, when.Local().Format("2006-01-02 15:04")))
 		}

@@ -11,7 +11,7 @@ import (
 
 // runLearned lists the commands learned to print a lot (the wrapper
 // captures them whole) and forgets the ones the user names.
-func runLearned(_ context.Context, a *app, args []string) error {
+func runLearned(ctx context.Context, a *app, args []string) error {
 	var projectOnly, asJSON bool
 	var forget string
 	fs := a.flags("learned")
@@ -28,6 +28,11 @@ func runLearned(_ context.Context, a *app, args []string) error {
 	project := ""
 	if projectOnly {
 		project = a.projectDir()
+	}
+	// What the hooks journalled since the end of the last turn is learned
+	// first (internal/app.Ingest).
+	if st, err := a.openStore(ctx); err == nil {
+		a.root.Ingest(ctx, st, "")
 	}
 	if forget != "" {
 		n, err := learned.Forget(d.Learned(), project, forget)

@@ -40,7 +40,7 @@ func runStats(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	// Journals not yet indexed by a Stop or PreCompact are indexed now.
-	ingested, err := st.IngestJournals(ctx, d.Journals(), "")
+	ingested, err := a.root.Ingest(ctx, st, "")
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,8 @@ type Call struct {
 	Payload  []byte
 	Config   *config.Config
 
-	logf func(format string, args ...any)
+	logf  func(format string, args ...any)
+	large *ctxkeep.LargeOutput // a command's output swapped out, journalled to learn from
 }
 
 // Store opens the store on first use. It never migrates: an index that is
@@ -71,6 +72,7 @@ func (c *Call) record(start time.Time, outcome string) error {
 		Client:     ClientVersion(c.Env.Getenv("AI_AGENT")),
 		Cwd:        ev.Cwd,
 		Transcript: ev.TranscriptPath,
+		Large:      c.large,
 	})
 }
 

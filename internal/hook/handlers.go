@@ -24,15 +24,16 @@ var handlers = map[string]handler{
 // journals every call).
 func nothing(context.Context, *Call) (*Reply, error) { return nil, nil }
 
-// indexJournal moves the session's new journal lines into the index. It
-// runs at the end of a turn (Stop), before compaction and at session end:
-// rare enough to pay for a transaction, often enough that `ctxkeep stats`
-// has little left to do.
+// indexJournal moves the session's new journal lines into the index, and
+// learns the commands whose output was large from them. It runs at the end
+// of a turn (Stop), before compaction and at session end: rare enough to
+// pay for a transaction, often enough that `ctxkeep stats` has little left
+// to do.
 func indexJournal(ctx context.Context, c *Call) (*Reply, error) {
 	st, err := c.Store()
 	if err != nil {
 		return nil, err
 	}
-	_, err = st.IngestJournals(ctx, c.Dirs.Journals(), c.Event.SessionID)
+	_, err = c.Ingest(ctx, st, c.Event.SessionID)
 	return nil, err
 }

@@ -53,8 +53,8 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ev.ToolName == "Bash" {
-		c.learn(in.Command, len(text))
+	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn {
+		c.large = &ctxkeep.LargeOutput{Project: c.Project, Command: swap.Unwrap(in.Command), Chars: len(text)}
 	}
 	repl, err := out.Replace(view)
 	if err != nil {

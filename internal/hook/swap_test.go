@@ -227,6 +227,12 @@ func TestOneProjectPerCall(t *testing.T) {
 	if !strings.Contains(out.String(), "swapped out") {
 		t.Fatalf("1,800 characters over the repository's threshold of 1,000 were not swapped: %q; log: %s", out.String(), f.log())
 	}
+	// The command is learned at the end of the turn, not on the hot path.
+	if _, err := os.Stat(f.dirs().Learned()); !os.IsNotExist(err) {
+		t.Fatalf("PostToolUse wrote the learned commands file (%v): that lock belongs at Stop", err)
+	}
+	stop, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": f.transcript, "cwd": sub, "hook_event_name": "Stop"})
+	run(time.Now(), env, bytes.NewReader(stop), &bytes.Buffer{}, handlers)
 	data, err := os.ReadFile(f.dirs().Learned())
 	if err != nil || !strings.Contains(string(data), strconv.Quote(repo)) || strings.Contains(string(data), strconv.Quote(sub)) {
 		t.Fatalf("learned for another project than %s: %s (%v)", repo, data, err)

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
@@ -99,27 +100,55 @@ func isSubcommand(w string) bool {
 // Record learns that command, run in project, printed chars characters.
 // Commands that only change the shell (cd, export) are never learned.
 func Record(path, project, command string, chars int, now time.Time) error {
-	var pattern string
-	for _, part := range swap.SimpleCommands(command) {
-		if p := Pattern(part); p != "" && !isShellOnly(p) {
-			pattern = p // the last command of a chain is the one that printed
+	return RecordAll(path, []ctxkeep.LargeOutput{{Project: project, Command: command, Chars: chars}}, now)
+}
+
+// RecordAll learns every command of outs, with one rewrite of the file.
+func RecordAll(path string, outs []ctxkeep.LargeOutput, now time.Time) error {
+	type learn struct {
+		project, pattern string
+		chars            int
+	}
+	var todo []learn
+	for _, o := range outs {
+		if p := patternOf(o.Command); p != "" {
+			todo = append(todo, learn{o.Project, p, o.Chars})
 		}
 	}
-	if pattern == "" {
+	if len(todo) == 0 {
 		return nil
 	}
 	return update(path, func(f *File) {
-		cmds := f.Projects[project]
-		for i := range cmds {
-			if cmds[i].Pattern == pattern {
-				cmds[i].Hits++
-				cmds[i].MaxChars = max(cmds[i].MaxChars, chars)
-				cmds[i].Last = now.UTC()
-				return
-			}
+		for _, l := range todo {
+			f.add(l.project, l.pattern, l.chars, now)
 		}
-		f.Projects[project] = append(cmds, Command{Pattern: pattern, Hits: 1, MaxChars: chars, Last: now.UTC()})
 	})
+}
+
+// patternOf is what command is learned as: the pattern of the last simple
+// command of a chain (the one that printed), unless it only changes the
+// shell.
+func patternOf(command string) string {
+	var pattern string
+	for _, part := range swap.SimpleCommands(command) {
+		if p := Pattern(part); p != "" && !isShellOnly(p) {
+			pattern = p
+		}
+	}
+	return pattern
+}
+
+func (f *File) add(project, pattern string, chars int, now time.Time) {
+	cmds := f.Projects[project]
+	for i := range cmds {
+		if cmds[i].Pattern == pattern {
+			cmds[i].Hits++
+			cmds[i].MaxChars = max(cmds[i].MaxChars, chars)
+			cmds[i].Last = now.UTC()
+			return
+		}
+	}
+	f.Projects[project] = append(cmds, Command{Pattern: pattern, Hits: 1, MaxChars: chars, Last: now.UTC()})
 }
 
 func isShellOnly(p string) bool {

@@ -14,6 +14,9 @@ import (
 type IngestResult struct {
 	Events   int // new events indexed
 	BadLines int // journal lines that did not decode (skipped)
+	// Large are the large outputs the new events swapped out, in order:
+	// for the caller to learn from.
+	Large []ctxkeep.LargeOutput
 }
 
 // IngestJournals moves new journal lines into the events table, for one
@@ -34,6 +37,7 @@ func (db *DB) IngestJournals(ctx context.Context, dir, session string) (IngestRe
 		r, err := db.ingest(ctx, dir, id)
 		total.Events += r.Events
 		total.BadLines += r.BadLines
+		total.Large = append(total.Large, r.Large...)
 		if err != nil {
 			return total, err
 		}
@@ -63,6 +67,9 @@ func (db *DB) ingest(ctx context.Context, dir, session string) (res IngestResult
 		next, bad, err := journal.Read(path, offset, func(r ctxkeep.Event) error {
 			res.Events++
 			seen = append(seen, r)
+			if r.Large != nil {
+				res.Large = append(res.Large, *r.Large)
+			}
 			_, err := ins.ExecContext(ctx, session, r.Time.UnixMilli(), r.Event, r.Tool, r.Agent, r.Bytes, r.Micros, r.Outcome)
 			return err
 		})

@@ -210,10 +210,20 @@ func (s *Store) AddColdTasks(ctx context.Context, session string, tasks []ctxkee
 
 // What the hooks saw, for stats and prune.
 
+// Ingested counts what IngestJournals moved into the index.
+type Ingested struct {
+	Events   int // new events indexed
+	BadLines int // journal lines that did not decode (skipped)
+	// Large are the outputs of commands the new events swapped out, to
+	// learn from (internal/app does).
+	Large []ctxkeep.LargeOutput
+}
+
 // IngestJournals moves new journal lines (all sessions' when session is "")
-// into the index; see sqlite.IngestJournals.
-func (s *Store) IngestJournals(ctx context.Context, dir, session string) (sqlite.IngestResult, error) {
-	return s.index.IngestJournals(ctx, dir, session)
+// into the index, each line exactly once; see sqlite.IngestJournals.
+func (s *Store) IngestJournals(ctx context.Context, dir, session string) (Ingested, error) {
+	r, err := s.index.IngestJournals(ctx, dir, session)
+	return Ingested{Events: r.Events, BadLines: r.BadLines, Large: r.Large}, err
 }
 
 // Stats returns per-session summaries of the hook calls, most recent first.
