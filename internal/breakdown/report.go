@@ -25,14 +25,14 @@ type Report struct {
 	// the last compaction, with the turns it preserved) by the tokenizer;
 	// Counted is their sum. The rest of Tokens is the system prompt, the
 	// tool definitions and the tokenizer's error.
-	Categories []Category `json:"categories"`
-	Counted    int64      `json:"counted_tokens"`
-	Stale      Stale      `json:"stale"`
-	Prediction Prediction `json:"prediction"`
-	Timeline   Timeline   `json:"timeline"`
-	Kept       KeptTotal  `json:"kept"`
-	Problems   int        `json:"bad_lines,omitempty"` // transcript lines that could not be read
-	Generated  time.Time  `json:"generated"`
+	Categories []Category   `json:"categories"`
+	Counted    int64        `json:"counted_tokens"`
+	Stale      Stale        `json:"stale"`
+	Prediction Prediction   `json:"prediction"`
+	Timeline   Timeline     `json:"timeline"`
+	SwappedOut SwappedTotal `json:"kept"`
+	Problems   int          `json:"bad_lines,omitempty"` // transcript lines that could not be read
+	Generated  time.Time    `json:"generated"`
 }
 
 // Usage is the exact context usage the transcript records (§8.3).
@@ -48,8 +48,8 @@ func usageOf(u ctxkeep.Usage) Usage {
 	return Usage{Tokens: u.Tokens, InputTokens: u.InputTokens, MessageID: u.MessageID, Time: u.Timestamp, Compacted: u.Compacted}
 }
 
-// KeptTotal is what swap kept out of the whole session.
-type KeptTotal struct {
+// SwappedTotal is what swap kept out of the whole session.
+type SwappedTotal struct {
 	Entries int   `json:"entries"`
 	Tokens  int64 `json:"tokens"`
 }
@@ -99,8 +99,8 @@ func Build(in Input) (*Report, error) {
 		r.Prediction = Predict(cycleOnly(r.Timeline.Points), turnEnds(live), r.Tokens, r.Limits.Effective)
 	}
 	for _, s := range r.Timeline.Swaps {
-		r.Kept.Entries++
-		r.Kept.Tokens += s.Tokens
+		r.SwappedOut.Entries++
+		r.SwappedOut.Tokens += s.Tokens
 	}
 	return r, nil
 }

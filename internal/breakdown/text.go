@@ -32,8 +32,8 @@ func WriteText(w io.Writer, r *Report, width int) {
 	fmt.Fprintf(w, "stale tool output: %s tokens, %.0f%% of the tool results (%d results: %d superseded by the same call later, %d reads of files changed since)\n",
 		watch.Thousands(s.Tokens), s.Share(), s.Items, s.Reruns, s.Outdated)
 	fmt.Fprintf(w, "duplicate file reads: %d, %s tokens\n", s.DupReads, watch.Thousands(s.DupTokens))
-	if r.Kept.Entries > 0 {
-		fmt.Fprintf(w, "ctxkeep kept %d output(s) out of this session's context: ~%s tokens\n", r.Kept.Entries, watch.Thousands(r.Kept.Tokens))
+	if r.SwappedOut.Entries > 0 {
+		fmt.Fprintf(w, "ctxkeep kept %d output(s) out of this session's context: ~%s tokens\n", r.SwappedOut.Entries, watch.Thousands(r.SwappedOut.Tokens))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, Chart(r.Timeline, l, max(width-8, 20), 10))

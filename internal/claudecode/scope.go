@@ -3,7 +3,6 @@ package claudecode
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 )
 
 // Scope names one of the settings files Claude Code merges; hooks from all
@@ -23,15 +22,6 @@ func (s Scope) String() string {
 		return fmt.Sprintf("Scope(%d)", int(s))
 	}
 	return scopeNames[s]
-}
-
-// ParseScope turns "user", "project" or "local" into a Scope.
-func ParseScope(name string) (Scope, error) {
-	i := slices.Index(scopeNames[:], name)
-	if i < 0 {
-		return 0, fmt.Errorf("unknown scope %q (want user, project or local)", name)
-	}
-	return Scope(i), nil
 }
 
 // SettingsPath returns the settings file of scope. User settings live in

@@ -24,15 +24,7 @@ func TestSettingsPath(t *testing.T) {
 	}
 }
 
-func TestParseScope(t *testing.T) {
-	for _, s := range []Scope{User, Project, Local} {
-		if got, err := ParseScope(s.String()); err != nil || got != s {
-			t.Errorf("ParseScope(%q) = %v, %v", s, got, err)
-		}
-	}
-	if _, err := ParseScope("global"); err == nil {
-		t.Error("ParseScope(global) succeeded")
-	}
+func TestScopeString(t *testing.T) {
 	if got := Scope(9).String(); got != "Scope(9)" {
 		t.Errorf("Scope(9).String() = %q", got)
 	}

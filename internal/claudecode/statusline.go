@@ -21,15 +21,6 @@ func IsCtxkeepStatusLine(cmd string) bool {
 	return len(words) == 2 && programName(words[0]) == "ctxkeep" && words[1] == "statusline"
 }
 
-// StatusLine returns the statusLine command of a settings file's content,
-// "" when there is none (or it is not a command).
-func StatusLine(settings []byte) (string, error) {
-	doc, err := parseSettings(settings)
-	if err != nil {
-		return "", err
-	}
-	return statusCommand(doc.top.Get("statusLine")), nil
-}
 
 func statusCommand(raw json.RawMessage) string {
 	var sl struct {

@@ -91,7 +91,7 @@ func FuzzSetStatusLine(f *testing.F) {
 		if err != nil {
 			return
 		}
-		cmd, err := StatusLine(out)
+		cmd, err := statusLineOf(out)
 		if err != nil || cmd != "ctxkeep statusline" {
 			t.Fatalf("after SetStatusLine: %q, %v\n%s", cmd, err, out)
 		}
@@ -99,4 +99,14 @@ func FuzzSetStatusLine(f *testing.F) {
 			t.Fatalf("SetEnv after SetStatusLine: %v", err)
 		}
 	})
+}
+
+// statusLineOf returns the statusLine command of a settings file's
+// content, "" when there is none (or it is not a command).
+func statusLineOf(settings []byte) (string, error) {
+	doc, err := parseSettings(settings)
+	if err != nil {
+		return "", err
+	}
+	return statusCommand(doc.top.Get("statusLine")), nil
 }

@@ -80,8 +80,8 @@ func (a *app) statusline(ctx context.Context, color bool) (string, error) {
 		Levels: watch.Levels(cfg.Watch),
 	}
 	a.gaugeTokens(&g, &st, in)
-	st.Kept = a.keptOut(ctx, d.IndexDB(), in.SessionID, st.Kept)
-	g.Kept = st.Kept
+	st.SwappedOut = a.keptOut(ctx, d.IndexDB(), in.SessionID, st.SwappedOut)
+	g.SwappedOut = st.SwappedOut
 	if err := watch.Save(path, &st); err != nil {
 		return "", err
 	}
@@ -140,7 +140,7 @@ func estimate(path string) (int64, error) {
 // keptOut returns what swap kept out of the session. The index is read
 // only when its files changed since the figures were last read (a stat of
 // two files otherwise), and opened without migrating, like the hooks do.
-func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watch.Kept) *watch.Kept {
+func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watch.SwappedOut) *watch.SwappedOut {
 	stamp := fileStamp(indexPath) + "|" + fileStamp(indexPath+"-wal")
 	if last != nil && last.Stamp == stamp {
 		return last
@@ -154,7 +154,7 @@ func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watc
 	if err != nil {
 		return last
 	}
-	k := &watch.Kept{Stamp: stamp}
+	k := &watch.SwappedOut{Stamp: stamp}
 	if s := swaps[session]; s != nil {
 		k.Entries, k.Chars = s.Entries, s.KeptOut()
 	}

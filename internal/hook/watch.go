@@ -37,7 +37,7 @@ func usageWarnings(ctx context.Context, c *Call) (*Reply, error) {
 	if !ok {
 		return nil, nil
 	}
-	w.Kept = c.kept(ctx)
+	w.SwappedOut = c.kept(ctx)
 	return &Reply{
 		SystemMessage: w.ForUser(),
 		Specific:      &SpecificOutput{HookEventName: ev.HookEventName, AdditionalContext: w.ForModel()},
@@ -59,7 +59,7 @@ func (c *Call) crossing(st *watch.WarnState, levels []int) (watch.Warning, bool)
 
 // kept returns what swap kept out of the session, or nil when the index
 // cannot say: a warning goes out without it rather than not at all.
-func (c *Call) kept(ctx context.Context) *watch.Kept {
+func (c *Call) kept(ctx context.Context) *watch.SwappedOut {
 	st, err := c.Store()
 	if err != nil {
 		return nil
@@ -70,7 +70,7 @@ func (c *Call) kept(ctx context.Context) *watch.Kept {
 	}
 	s := swaps[c.Event.SessionID]
 	if s == nil {
-		return &watch.Kept{}
+		return &watch.SwappedOut{}
 	}
-	return &watch.Kept{Entries: s.Entries, Chars: s.KeptOut()}
+	return &watch.SwappedOut{Entries: s.Entries, Chars: s.KeptOut()}
 }

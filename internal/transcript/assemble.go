@@ -18,12 +18,7 @@ type Response struct {
 	Records    []*Record // its lines, in file order
 }
 
-// MainThread reports whether the response belongs to the main conversation.
-func (r *Response) MainThread() bool { return r.Records[0].MainThread() }
 
-// Text is the response's text blocks, joined by blank lines, with the
-// whitespace-only blocks the client sometimes writes left out.
-func (r *Response) Text() string { return strings.Join(appendTexts(nil, r.Blocks), "\n\n") }
 
 // Responses merges the assistant records of recs into whole responses,
 // in the order of their first lines. Records point into recs. An assistant

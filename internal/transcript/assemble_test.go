@@ -35,14 +35,14 @@ func TestResponsesMergeLines(t *testing.T) {
 		t.Fatalf("responses = %s", s)
 	}
 	a := resps[0]
-	if a.Usage != (Usage{3, 8037, 17842, 441}) || a.StopReason != "tool_use" || a.Model != "claude-opus-4-6" || !a.MainThread() {
+	if a.Usage != (Usage{3, 8037, 17842, 441}) || a.StopReason != "tool_use" || a.Model != "claude-opus-4-6" || !a.Records[0].MainThread() {
 		t.Errorf("msg_A = %+v", a)
 	}
-	if a.Text() != "Let me look." || a.Blocks[4].Name != "Read" {
-		t.Errorf("msg_A text %q, blocks %+v", a.Text(), a.Blocks)
+	if a.Blocks[4].Name != "Read" {
+		t.Errorf("msg_A blocks %+v", a.Blocks)
 	}
-	if resps[2].MainThread() || resps[3].Text() != "no id, string content" {
-		t.Errorf("msg_C main thread %v; a8 text %q", resps[2].MainThread(), resps[3].Text())
+	if resps[2].Records[0].MainThread() {
+		t.Errorf("msg_C is a subagent's response")
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 )
 
 // Cursor is a position in a transcript: the byte offset of a line start,
@@ -192,28 +190,4 @@ func seek(f *os.File, offset int64) error {
 	}
 	_, err = f.Seek(offset, io.SeekStart)
 	return err
-}
-
-// Subagents lists the transcripts of the subagents of the session whose
-// transcript is at sessionPath: <dir>/<session>/subagents/agent-*.jsonl,
-// sorted by name (os.ReadDir sorts). The compaction call itself runs as a subagent whose id
-// starts with "acompact-". A session without subagents has none and no
-// error.
-func Subagents(sessionPath string) ([]string, error) {
-	dir := filepath.Join(strings.TrimSuffix(sessionPath, ".jsonl"), "subagents")
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, e := range entries {
-		name := e.Name()
-		if strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") && e.Type().IsRegular() {
-			paths = append(paths, filepath.Join(dir, name))
-		}
-	}
-	return paths, nil
 }

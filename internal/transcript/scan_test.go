@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -185,43 +184,5 @@ func TestReadFileErrors(t *testing.T) {
 	f, err := ReadFile(path, Cursor{Offset: 1 << 20, Line: 9})
 	if !errors.Is(err, ErrShrunk) || f.Next != (Cursor{Offset: 1 << 20, Line: 9}) {
 		t.Errorf("cursor past the end: %v, next %+v", err, f.Next)
-	}
-}
-
-func TestSubagents(t *testing.T) {
-	dir := t.TempDir()
-	session := filepath.Join(dir, "s1.jsonl")
-	sub := filepath.Join(dir, "s1", "subagents")
-	if err := os.MkdirAll(filepath.Join(sub, "agent-dir.jsonl"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"agent-b.jsonl", "agent-acompact-1.jsonl", "agent-b.meta.json", "other.jsonl"} {
-		if err := os.WriteFile(filepath.Join(sub, name), nil, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := Subagents(session)
-	want := []string{filepath.Join(sub, "agent-acompact-1.jsonl"), filepath.Join(sub, "agent-b.jsonl")}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("Subagents = %q, %v; want %q", got, err, want)
-	}
-	if got, err := Subagents(filepath.Join(dir, "none.jsonl")); got != nil || err != nil {
-		t.Errorf("no subagents: %q, %v", got, err)
-	}
-}
-
-func TestSubagentsOfRealSessions(t *testing.T) {
-	realFiles(t)
-	for name, want := range map[string]int{"fa812bfe-b295-4cca-9c2f-fdf01028cb46.jsonl": 3, "258c7280-ae70-4798-800f-63464d01a85d.jsonl": 2, "short.jsonl": 0} {
-		got, err := Subagents(filepath.Join(dataDir, "cc-sessions-spotter", name))
-		if err != nil || len(got) != want {
-			t.Errorf("%s: %q, %v; want %d files", name, got, err, want)
-		}
-		for _, path := range got {
-			f, err := ReadFile(path, Cursor{})
-			if err != nil || len(f.Records) == 0 || f.Records[0].MainThread() || filepath.Base(path) != "agent-"+f.Records[0].AgentID+".jsonl" {
-				t.Errorf("%s: not a subagent transcript (%v)", path, err)
-			}
-		}
 	}
 }

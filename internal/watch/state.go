@@ -64,15 +64,15 @@ type StatusState struct {
 	// use it in preference to the configured one.
 	Window int64  `json:"window,omitempty"`
 	Model  string `json:"model,omitempty"`
-	// Kept is the swap summary and the index state it was read at.
-	Kept *Kept `json:"kept,omitempty"`
+	// SwappedOut is the swap summary and the index state it was read at.
+	SwappedOut *SwappedOut `json:"kept,omitempty"`
 	// Estimate is the tokenizer estimate while no usage is recorded,
 	// with the transcript offset it was made at.
 	Estimate *Estimate `json:"estimate,omitempty"`
 }
 
-// Kept is what ctxkeep's swap kept out of a session's context so far.
-type Kept struct {
+// SwappedOut is what ctxkeep's swap kept out of a session's context so far.
+type SwappedOut struct {
 	Entries int   `json:"entries"`
 	Chars   int64 `json:"chars"` // of the originals less the views the model saw
 	// Stamp identifies the index's state (sizes and times of its files):
@@ -82,7 +82,7 @@ type Kept struct {
 
 // Tokens estimates the tokens kept out, at four characters a token as
 // `ctxkeep replay` and `stats` count them.
-func (k Kept) Tokens() int64 { return k.Chars / 4 }
+func (k SwappedOut) Tokens() int64 { return k.Chars / 4 }
 
 // Estimate is an estimate of the context size before the client recorded
 // any usage.

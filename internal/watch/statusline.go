@@ -45,13 +45,13 @@ func ParseStatusInput(data []byte) (StatusInput, error) {
 
 // Gauge is what the statusline shows.
 type Gauge struct {
-	Tokens    int64
-	Known     bool // Tokens is known (recorded, or estimated)
-	Estimated bool // Tokens is a tokenizer estimate: no usage recorded yet
-	Compacted bool // a compaction happened and no response followed yet
-	Limits    Limits
-	Levels    []int // warning levels, to colour the gauge
-	Kept      *Kept
+	Tokens     int64
+	Known      bool // Tokens is known (recorded, or estimated)
+	Estimated  bool // Tokens is a tokenizer estimate: no usage recorded yet
+	Compacted  bool // a compaction happened and no response followed yet
+	Limits     Limits
+	Levels     []int // warning levels, to colour the gauge
+	SwappedOut *SwappedOut
 }
 
 // ANSI colours, used when the gauge is drawn in colour (the client renders
@@ -95,8 +95,8 @@ func (g Gauge) Line(color bool) string {
 		parts = append(parts, paint(c, gauge))
 		parts = append(parts, g.distance())
 	}
-	if g.Kept != nil && g.Kept.Entries > 0 {
-		parts = append(parts, paint(dim, fmt.Sprintf("kept out ~%s (%d)", Short(g.Kept.Tokens()), g.Kept.Entries)))
+	if g.SwappedOut != nil && g.SwappedOut.Entries > 0 {
+		parts = append(parts, paint(dim, fmt.Sprintf("kept out ~%s (%d)", Short(g.SwappedOut.Tokens()), g.SwappedOut.Entries)))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -34,11 +34,11 @@ func Window(cfg *config.Config, model string, reported int64) int64 {
 // Warning is what to tell the model and the user when the context has
 // crossed a level.
 type Warning struct {
-	Level  int   // the level crossed, in percent of the threshold
-	Last   bool  // it is the highest configured level
-	Tokens int64 // the context now
-	Limits Limits
-	Kept   *Kept // what swap kept out of this session so far; nil if unknown
+	Level      int   // the level crossed, in percent of the threshold
+	Last       bool  // it is the highest configured level
+	Tokens     int64 // the context now
+	Limits     Limits
+	SwappedOut *SwappedOut // what swap kept out of this session so far; nil if unknown
 }
 
 // ForModel is the additionalContext of the UserPromptSubmit hook: what
@@ -66,8 +66,8 @@ func (w Warning) ForUser() string {
 	} else {
 		fmt.Fprintf(&b, "auto-compaction is off; the client stops at %s.", Short(l.Blocking))
 	}
-	if w.Kept != nil && w.Kept.Entries > 0 {
-		fmt.Fprintf(&b, " Swap has kept %d output(s), ~%s tokens, out of it so far.", w.Kept.Entries, Short(w.Kept.Tokens()))
+	if w.SwappedOut != nil && w.SwappedOut.Entries > 0 {
+		fmt.Fprintf(&b, " Swap has kept %d output(s), ~%s tokens, out of it so far.", w.SwappedOut.Entries, Short(w.SwappedOut.Tokens()))
 	}
 	b.WriteString(" `ctxkeep context` shows where the tokens went;")
 	b.WriteString(" /compact at a natural break keeps more than an automatic compaction mid-task.")
