@@ -21,7 +21,6 @@ func IsCtxkeepStatusLine(cmd string) bool {
 	return len(words) == 2 && programName(words[0]) == "ctxkeep" && words[1] == "statusline"
 }
 
-
 func statusCommand(raw json.RawMessage) string {
 	var sl struct {
 		Command string `json:"command"`

@@ -18,8 +18,6 @@ type Response struct {
 	Records    []*Record // its lines, in file order
 }
 
-
-
 // Responses merges the assistant records of recs into whole responses,
 // in the order of their first lines. Records point into recs. An assistant
 // record without a message id is a response by itself.
