@@ -164,7 +164,7 @@ var (
 
 // encoder is built on first use: the hook path pays for it only when it
 // actually stores something. One goroutine and lower memory keep a fresh
-// process's first encode cheap (GO-DEPS.md: 0.9 ms vs 1.7 ms for 64 KB);
+// process's first encode cheap (docs/DEPENDENCIES.md: 0.9 ms vs 1.7 ms for 64 KB);
 // the fastest level compresses a 1 MB build log 1.8 times faster than the
 // default for 0.6 % more bytes (4.7 % on a transcript).
 func encoder() *zstd.Encoder {

@@ -3,7 +3,7 @@
 // session works on now, so that "the test we fixed in the parser" finds
 // this week's parser turn before last year's. An Embedder, when one is
 // configured, re-ranks the same candidates by meaning; none ships (no
-// offline embedding model is available to the project, GO-DEPS.md), and
+// offline embedding model is available to the project, docs/DEPENDENCIES.md), and
 // none is faked.
 package search
 

@@ -54,7 +54,7 @@ type DB struct {
 // dsn opens path as a URI so that mode=rw can refuse to create a missing
 // database on the hook path. Write transactions take the write lock at
 // BEGIN (_txlock=immediate): with a deferred BEGIN, concurrent hook
-// processes fail with SQLITE_BUSY instead of waiting (GO-DEPS.md).
+// processes fail with SQLITE_BUSY instead of waiting (docs/DEPENDENCIES.md).
 func dsn(path string, create bool) string {
 	mode := "rw"
 	if create {
