@@ -16,6 +16,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/clienttest"
 	"github.com/ctxkeep/ctxkeep/internal/fakeapi"
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -27,7 +28,7 @@ func spotterSessions(t *testing.T) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(spotter, "*-*-*-*-*.jsonl"))
 	if len(files) == 0 {
-		t.Skipf("real sessions not found at %s", spotter)
+		realdata.Missing(t, "real sessions not found at %s", spotter)
 	}
 	return files
 }

@@ -163,9 +163,9 @@ func swapPayload(i int, session, transcript string) []byte {
 //	go test -run '^$' -bench HookPreCompact -benchtime 40x ./cmd/ctxkeep
 func BenchmarkHookPreCompact(b *testing.B) {
 	const session = "4d5611e5-241a-462a-8d15-5122611a9569" // 3.16 MB, 1,512 lines
-	data, err := os.ReadFile(realdata.Path("cc-sessions-spotter/" + session + ".jsonl"))
+	data, err := os.ReadFile(realdata.File(b, "cc-sessions-spotter/"+session+".jsonl"))
 	if err != nil {
-		b.Skip("spotter session not found:", err)
+		b.Fatal(err)
 	}
 	hook := testbin.Path(b)
 	home, project := b.TempDir(), b.TempDir()

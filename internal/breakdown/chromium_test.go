@@ -60,10 +60,7 @@ var consoleProblem = regexp.MustCompile(`(?i)CONSOLE.*(error|uncaught)|Uncaught|
 // -update-screenshot it becomes docs/context.png.
 func TestHTMLInChromium(t *testing.T) {
 	bin := chromium(t)
-	file := realdata.Path("cc-sessions-spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl")
-	if _, err := os.Stat(file); err != nil {
-		t.Skipf("spotter session not found: %v", err)
-	}
+	file := realdata.File(t, "cc-sessions-spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl")
 	r := report(t, file, Tokenizer())
 	r.Transcript = "~/.claude/projects/-home-you-spotter/" + filepath.Base(file)
 	dir := t.TempDir()

@@ -43,10 +43,7 @@ func BenchmarkArchive(b *testing.B) {
 //
 //	go test -run '^$' -bench PreserveAfterStop -benchtime 20x ./internal/keep
 func BenchmarkPreserveAfterStop(b *testing.B) {
-	f := realdata.Path("cc-sessions-spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
-	if _, err := os.Stat(f); err != nil {
-		b.Skip(err)
-	}
+	f := realdata.File(b, "cc-sessions-spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
 	st := newStore(b)
 	s := Session{ID: "4d5611e5-241a-462a-8d15-5122611a9569", Transcript: f}
 	if _, err := Archive(ctx, st, s); err != nil {

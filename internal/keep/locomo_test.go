@@ -40,7 +40,7 @@ type dialogTurn struct {
 func loadLocomo(t testing.TB, st *store.Store) (locomo, map[string]map[int]string) {
 	data, err := os.ReadFile(locomoPath)
 	if err != nil {
-		t.Skip("LoCoMo not found:", err)
+		realdata.Missing(t, "LoCoMo not found: %v", err)
 	}
 	var ds locomo
 	if err := json.Unmarshal(data, &ds); err != nil {

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 )
 
 // goOracle lists what Outline should find in a Go file, as go/parser sees
@@ -152,10 +154,7 @@ func TestKnownGoFiles(t *testing.T) {
 // several worktrees of the project) appears once per path.
 func sessionFiles(t testing.TB, exts ...string) map[string]string {
 	t.Helper()
-	paths, _ := filepath.Glob("../../../shared/data/cc-sessions-spotter/*.jsonl")
-	if len(paths) == 0 {
-		t.Skip("no sessions in ../../../shared/data/cc-sessions-spotter")
-	}
+	paths := realdata.SpotterAll(t)
 	files := map[string]string{}
 	for _, p := range paths {
 		f, err := os.Open(p)

@@ -1,14 +1,37 @@
 // Package realdata is test support: it finds the real public transcripts
 // and datasets that tests and benchmarks replay, in shared/data beside the
 // repository (its PROVENANCE.md says where each comes from). When they are
-// not there, the calling test is skipped, never failed.
+// not there, the calling test is skipped on a laptop, and fails in CI
+// (CI=true): the figures in docs/ come from these tests, and a CI run that
+// silently skipped them would prove nothing.
 package realdata
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 )
+
+// Missing skips t because its data is missing, or fails it under CI=true.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("test data missing (CI=true): "+format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// File returns the path of rel under shared/data when it exists, else it
+// calls Missing.
+func File(t testing.TB, rel string) string {
+	t.Helper()
+	p := Path(rel)
+	if _, err := os.Stat(p); err != nil {
+		Missing(t, "%v", err)
+	}
+	return p
+}
 
 // Path is the absolute path of rel under shared/data.
 func Path(rel string) string {
@@ -22,7 +45,7 @@ func Spotter(t testing.TB) []string {
 	t.Helper()
 	paths, _ := filepath.Glob(Path("cc-sessions-spotter/*-*-*-*-*.jsonl"))
 	if len(paths) != 5 {
-		t.Skipf("the five spotter sessions are not in %s (found %d)", Path("cc-sessions-spotter"), len(paths))
+		Missing(t, "the five spotter sessions are not in %s (found %d)", Path("cc-sessions-spotter"), len(paths))
 	}
 	return paths
 }
@@ -33,7 +56,7 @@ func SpotterAll(t testing.TB) []string {
 	t.Helper()
 	paths, _ := filepath.Glob(Path("cc-sessions-spotter/*.jsonl"))
 	if len(paths) == 0 {
-		t.Skipf("no spotter sessions in %s", Path("cc-sessions-spotter"))
+		Missing(t, "no spotter sessions in %s", Path("cc-sessions-spotter"))
 	}
 	return paths
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 )
 
 func TestSampleIsTheOriginalSession(t *testing.T) {
@@ -11,9 +13,9 @@ func TestSampleIsTheOriginalSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	orig, err := os.ReadFile("../../../shared/data/cc-sessions-spotter/" + Name)
+	orig, err := os.ReadFile(realdata.File(t, "cc-sessions-spotter/"+Name))
 	if err != nil {
-		t.Skip("shared data not present:", err)
+		t.Fatal(err)
 	}
 	if !bytes.Equal(data, orig) {
 		t.Fatal("the embedded sample differs from the original session")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 )
 
 // dataDir holds real public transcripts (shared/data/PROVENANCE.md §1–2).
@@ -20,7 +21,7 @@ const dataDir = "../../../shared/data"
 func realFiles(t testing.TB) []string {
 	t.Helper()
 	if _, err := os.Stat(dataDir); err != nil {
-		t.Skipf("real transcripts not found at %s (shared/data beside the repository): %v", dataDir, err)
+		realdata.Missing(t, "real transcripts not found at %s (shared/data beside the repository): %v", dataDir, err)
 	}
 	var files []string
 	for _, pattern := range []string{"cc-sessions-spotter/*.jsonl", "cc-sessions-spotter/*/subagents/*.jsonl", "cc-sessions-obra/*.jsonl"} {
@@ -31,7 +32,7 @@ func realFiles(t testing.TB) []string {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skipf("no transcripts under %s", dataDir)
+		realdata.Missing(t, "no transcripts under %s", dataDir)
 	}
 	return files
 }
