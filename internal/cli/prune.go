@@ -21,6 +21,7 @@ type pruneOptions struct {
 	maxAge       string
 	maxSize      float64
 	unreferenced bool
+	pinned       bool
 	dryRun       bool
 	asJSON       bool
 }
@@ -33,6 +34,8 @@ type pruneReport struct {
 	Spool   []prune.File  `json:"spool_files"`
 	Frees   int64         `json:"frees_bytes"` // stored bytes of blobs, plus garbage files
 	Removed *prune.Result `json:"removed,omitempty"`
+
+	softPins bool
 }
 
 // runPrune removes stored outputs past their retention, over the size
@@ -45,12 +48,13 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 	fs.StringVar(&o.maxAge, "max-age", "", "remove unpinned outputs not stored or retrieved within `D` (30d, 12h, 90m) instead of the retention rules")
 	fs.Float64Var(&o.maxSize, "max-size", 0, "bring the store down to `MB` megabytes (default: when over limits.total_bytes, to 90% of it)")
 	fs.BoolVar(&o.unreferenced, "gc-unreferenced", false, "also remove unpinned outputs of sessions whose transcript no longer exists")
+	fs.BoolVar(&o.pinned, "pinned", false, "when over the size, also remove soft-pinned outputs (purge's stubs among them) once no unpinned one is left; hard pins never go")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "show what would be removed and the space it returns; change nothing")
 	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	if err := noArgs(fs, args); err != nil {
 		return err
 	}
-	opt := prune.Options{Now: a.Now(), MaxBytes: int64(o.maxSize * 1e6), Unreferenced: o.unreferenced}
+	opt := prune.Options{Now: a.Now(), MaxBytes: int64(o.maxSize * 1e6), Unreferenced: o.unreferenced, SoftPins: o.pinned}
 	if o.maxAge != "" {
 		d, err := parseAge(o.maxAge)
 		if err != nil {
@@ -78,7 +82,7 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	state.TranscriptGone = func(session string) bool { return transcriptGone(state, session) }
-	r := pruneReport{DryRun: o.dryRun, Plan: prune.Make(state, cfg, opt)}
+	r := pruneReport{DryRun: o.dryRun, Plan: prune.Make(state, cfg, opt), softPins: o.pinned}
 	if r.Garbage, err = st.FindGarbage(ctx, a.Now().Add(-prune.Grace)); err != nil {
 		return err
 	}
@@ -120,6 +124,11 @@ func (a *app) pruneStore(ctx context.Context, dryRun bool) (*store.Store, error)
 func (a *app) runPrunePlan(ctx context.Context, st *store.Store, r *pruneReport) error {
 	res, err := prune.Run(ctx, st, r.Plan)
 	r.Removed = &res
+	if d, derr := a.dirs(); derr == nil {
+		if lerr := prune.Record(d.Removals(), r.Plan, res, a.Now()); lerr != nil && err == nil {
+			err = lerr
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -173,7 +182,11 @@ func printPrune(a *app, r pruneReport, cfg *config.Config) {
 		humanBytes(r.Garbage.Bytes()+filesBytes(r.Spool)))
 	fmt.Fprintf(w, "store: %s → %s (limits.total_bytes %s)\n", humanBytes(p.Before), humanBytes(p.After), humanBytes(cfg.Limits.TotalBytes))
 	if p.Target > 0 && p.After > p.Target {
-		fmt.Fprintf(w, "still over %s: what is left is pinned hard, or not a stored output\n", humanBytes(p.Target))
+		if r.softPins {
+			fmt.Fprintf(w, "still over %s: what is left is pinned hard, or not a stored output\n", humanBytes(p.Target))
+		} else {
+			fmt.Fprintf(w, "still over %s: what is left is pinned (`--pinned` also takes soft pins, purge's stubs among them), or not a stored output\n", humanBytes(p.Target))
+		}
 	}
 	if r.DryRun {
 		fmt.Fprintln(w, "(dry run: nothing was changed)")

@@ -71,6 +71,9 @@ func (d Dirs) Spool() string { return filepath.Join(d.State, "spool") }
 // Learned is the list of learned large commands.
 func (d Dirs) Learned() string { return filepath.Join(d.State, "learned.json") }
 
+// Removals is the log of every stored output prune removed, and why.
+func (d Dirs) Removals() string { return filepath.Join(d.State, "removed.log") }
+
 // Log is ctxkeep's own log file: one line per problem.
 func (d Dirs) Log() string { return filepath.Join(d.State, "ctxkeep.log") }
 

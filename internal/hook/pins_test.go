@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/app"
+	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -217,4 +221,86 @@ func randomText(seed, n int) string {
 
 func storeSizes(t *testing.T, f *swapFixture) (map[ctxkeep.Hash]int64, int64, error) {
 	return f.openStore(t, store.Existing).BlobSizes(context.Background())
+}
+
+// A repository's .ctxkeep.toml must not delete another project's outputs
+// (the reliability issue's first finding): a project file setting a tiny
+// store limit and retention is ignored, so the other project's outputs,
+// its purge stubs among them, all stay retrievable after this project's
+// turns and session end. And when the user's own config sets a small
+// limit, the automatic prune takes unpinned outputs only: soft pins (purge's
+// stubs) need an explicit `ctxkeep prune --pinned`.
+func TestAProjectFileCannotPruneOtherProjects(t *testing.T) {
+	f := newSwapFixture(t)
+	os.WriteFile(filepath.Join(f.vars["CLAUDE_PROJECT_DIR"], ".ctxkeep.toml"),
+		[]byte("[limits]\ntotal_bytes = \"1MB\"\nentries_per_session = 1\n[retention]\ndefault = \"1m\"\nretrieved = \"1m\"\nnever_retrieved = \"1m\"\n"), 0o600)
+	st := f.openStore(t, store.Existing)
+	old := time.Now().Add(-10 * time.Minute) // expired under the project file's retention, not under the user's
+	var other []ctxkeep.Entry
+	for i := range 22 {
+		e := ctxkeep.Entry{ID: fmt.Sprintf("b%011x", i), SessionID: "other-project-session", Tool: "Bash", CreatedAt: old, Cwd: "/other"}
+		if i%2 == 0 {
+			e.PinLevel, e.PinReason = ctxkeep.PinSoft, "purge: kept out of the transcript"
+		}
+		e, err := st.PutEntry(context.Background(), e, []byte(randomText(100+i, 60_000)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		other = append(other, e)
+	}
+	st.Close()
+	for i := range 12 {
+		f.postOutput(fmt.Sprintf("toolu_big%02d", i), randomText(i, 200_000)) // this project passes 1MB
+	}
+	stop, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": f.transcript, "cwd": "/p", "hook_event_name": "Stop"})
+	f.run(stop, handlers)
+	f.endSession("other")
+	check := f.openStore(t, store.Existing)
+	for _, e := range other {
+		if data, err := check.Open(context.Background(), e.Hash); err != nil || len(data) == 0 {
+			t.Fatalf("another project's output %s (pin %s) went: %v", e.ID, e.PinLevel, err)
+		}
+	}
+	var cfgSeen bool
+	for _, v := range mustValues(t, f) {
+		cfgSeen = cfgSeen || v.Key == "limits.total_bytes" && v.Source.Kind == "ignored"
+	}
+	if !cfgSeen {
+		t.Error("the project file's store-wide key is not reported as ignored")
+	}
+
+	// The user's own small limit: unpinned outputs go, soft pins stay.
+	os.WriteFile(filepath.Join(f.home, "config.toml"), []byte("[limits]\ntotal_bytes = \"1MB\"\n"), 0o600)
+	f.endSession("other")
+	left, _ := f.openStore(t, store.Existing).Entries(context.Background(), ctxkeep.EntryFilter{Session: "other-project-session"})
+	soft := 0
+	for _, e := range left {
+		if e.PinLevel != ctxkeep.PinSoft {
+			continue
+		}
+		soft++
+		if _, err := f.openStore(t, store.Existing).Open(context.Background(), e.Hash); err != nil {
+			t.Fatalf("soft pin %s lost its bytes: %v", e.ID, err)
+		}
+	}
+	if soft != 11 {
+		t.Fatalf("%d of 11 soft-pinned outputs left after the automatic prune; the automatic prune must not take pins", soft)
+	}
+	log, _ := os.ReadFile(f.dirs().Removals())
+	if !strings.Contains(string(log), `reason="over the size limit"`) {
+		t.Fatalf("removals are not logged with their reason:\n%s", log)
+	}
+}
+
+func mustValues(t *testing.T, f *swapFixture) []config.Value {
+	t.Helper()
+	a, err := app.New(f.env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, vals, err := a.ConfigValues()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vals
 }

@@ -72,6 +72,9 @@ func (c *Call) prune(ctx context.Context, opt prune.Options) error {
 	if len(plan.Items) == 0 {
 		return nil
 	}
-	_, err = prune.Run(ctx, st, plan)
+	res, err := prune.Run(ctx, st, plan)
+	if lerr := prune.Record(c.Dirs.Removals(), plan, res, c.Env.Now()); lerr != nil && err == nil {
+		err = lerr
+	}
 	return err
 }

@@ -13,8 +13,9 @@
 //  4. with Options.Unreferenced, unpinned outputs of sessions whose
 //     transcript is gone;
 //  5. while the store is over its size target: unpinned outputs, those
-//     never retrieved first, oldest first; then soft pins in the same
-//     order. Hard pins never go.
+//     never retrieved first, oldest first; then, with Options.SoftPins (an
+//     explicit `ctxkeep prune --pinned`, never a hook), soft pins in the
+//     same order. Hard pins never go.
 //
 // Planning (Make) reads the index and changes nothing, so a dry run shows
 // exactly what a run would remove.
@@ -57,6 +58,11 @@ type Options struct {
 	// Limit caps the number of outputs removed (0: no cap), for hooks that
 	// must finish within their deadline; the next run goes on.
 	Limit int
+	// SoftPins lets a store over its size target lose soft-pinned outputs
+	// once no unpinned one is left. Purge's stubs are soft pins that a
+	// transcript refers to: only the user, by an explicit command, may
+	// take them.
+	SoftPins bool
 }
 
 // AutoTarget is the fraction of limits.total_bytes a store over it is
@@ -266,7 +272,8 @@ func (p *planner) unreferenced() {
 }
 
 // overSize removes, while the store is over its target, unpinned outputs
-// then soft pins: never retrieved before retrieved, oldest first.
+// (then soft pins, with Options.SoftPins): never retrieved before
+// retrieved, oldest first.
 func (p *planner) overSize() {
 	target := p.opt.MaxBytes
 	if target <= 0 {
@@ -282,7 +289,7 @@ func (p *planner) overSize() {
 	p.plan.Target = target
 	var order []ctxkeep.Entry
 	for _, e := range p.st.Entries {
-		if e.PinLevel != ctxkeep.PinHard && !p.gone[e.ID] {
+		if (e.PinLevel == ctxkeep.PinNone || e.PinLevel == ctxkeep.PinSoft && p.opt.SoftPins) && !p.gone[e.ID] {
 			order = append(order, e)
 		}
 	}

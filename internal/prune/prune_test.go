@@ -92,8 +92,9 @@ func TestRetentionRules(t *testing.T) {
 }
 
 // Over the size limit, outputs go in this order: unpinned never retrieved
-// (oldest first), unpinned retrieved, then soft pins in the same order;
-// hard pins never, even if the store stays over the limit.
+// (oldest first), unpinned retrieved, then, only when asked (SoftPins),
+// soft pins in the same order; hard pins never, even if the store stays
+// over the limit.
 func TestSizeOrderByLevel(t *testing.T) {
 	cfg := defaults(t)
 	es := []ctxkeep.Entry{
@@ -107,10 +108,14 @@ func TestSizeOrderByLevel(t *testing.T) {
 	want := []string{"none-old", "none-new", "none-got", "soft-old", "soft-new"}
 	for keep := 6; keep >= 1; keep-- {
 		st := state(es...)
-		p := Make(st, cfg, Options{Now: now, MaxBytes: int64(keep) * 1000})
+		p := Make(st, cfg, Options{Now: now, MaxBytes: int64(keep) * 1000, SoftPins: true})
 		n := min(6-keep, 5)
 		if got := ids(p); !slices.Equal(got, want[:n]) {
 			t.Errorf("down to %d bytes: removed %v, want %v", keep*1000, got, want[:n])
+		}
+		auto := Make(state(es...), cfg, Options{Now: now, MaxBytes: int64(keep) * 1000})
+		if got := ids(auto); !slices.Equal(got, want[:min(n, 3)]) {
+			t.Errorf("down to %d bytes without SoftPins: removed %v, want %v", keep*1000, got, want[:min(n, 3)])
 		}
 		for _, it := range p.Items {
 			if it.Entry.PinLevel == ctxkeep.PinHard {

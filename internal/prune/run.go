@@ -3,13 +3,17 @@ package prune
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // BatchSize is how many outputs one transaction removes: hooks waiting for
@@ -55,6 +59,27 @@ func Run(ctx context.Context, st ctxkeep.OutputStore, plan *Plan) (Result, error
 		}
 	}
 	return res, nil
+}
+
+// Record appends to the removals log at path one line per output res
+// removed, with the reason the plan gave: nothing leaves the store without
+// a trace of what it was and why it went.
+func Record(path string, plan *Plan, res Result, now time.Time) error {
+	if len(res.Removed) == 0 {
+		return nil
+	}
+	why := make(map[string]Item, len(plan.Items))
+	for _, it := range plan.Items {
+		why[it.Entry.ID] = it
+	}
+	var b strings.Builder
+	for _, e := range res.Removed {
+		it := why[e.ID]
+		fmt.Fprintf(&b, "%s removed %s session=%s tool=%s pin=%s stored=%s bytes=%d reason=%q call=%q\n",
+			now.UTC().Format(time.RFC3339), e.ID, e.SessionID, e.Tool, e.PinLevel, e.CreatedAt.UTC().Format(time.RFC3339),
+			it.Frees, it.Reason, text.Cut(text.FirstLine(e.Input), 120))
+	}
+	return fsx.Append(path, []byte(b.String()))
 }
 
 // removeCopy deletes an entry's readable copy, and reports whether there
