@@ -32,6 +32,7 @@ type pruneReport struct {
 	Plan    *prune.Plan   `json:"plan"`
 	Garbage store.Garbage `json:"garbage"`
 	Spool   []prune.File  `json:"spool_files"`
+	Copies  []prune.File  `json:"copy_temp_files"` // of readable copies whose write was interrupted
 	Frees   int64         `json:"frees_bytes"` // stored bytes of blobs, plus garbage files
 	Removed *prune.Result `json:"removed,omitempty"`
 
@@ -94,7 +95,10 @@ func runPrune(ctx context.Context, a *app, args []string) error {
 			return err
 		}
 	}
-	r.Frees = r.Plan.Frees() + r.Garbage.Bytes() + filesBytes(r.Spool)
+	if r.Copies, err = prune.CopyLeftovers(prune.CopyDirs(state), a.Now().Add(-prune.Grace)); err != nil {
+		return err
+	}
+	r.Frees = r.Plan.Frees() + r.Garbage.Bytes() + filesBytes(r.Spool) + filesBytes(r.Copies)
 	if o.asJSON {
 		return a.printJSON(r)
 	}
@@ -135,7 +139,10 @@ func (a *app) runPrunePlan(ctx context.Context, st *store.Store, r *pruneReport)
 	if r.Garbage, err = st.RemoveGarbage(ctx, r.Garbage); err != nil {
 		return err
 	}
-	r.Spool, err = prune.RemoveFiles(r.Spool)
+	if r.Spool, err = prune.RemoveFiles(r.Spool); err != nil {
+		return err
+	}
+	r.Copies, err = prune.RemoveFiles(r.Copies)
 	return err
 }
 
@@ -177,9 +184,9 @@ func printPrune(a *app, r pruneReport, cfg *config.Config) {
 		}
 		tw.Flush()
 	}
-	fmt.Fprintf(w, "%s %d stored output(s), returning %s; %d temporary file(s), %d blob(s) without a row and %d spool file(s), returning %s\n",
-		verb, len(p.Items), humanBytes(p.Frees()), len(r.Garbage.Temps), len(r.Garbage.Orphans), len(r.Spool),
-		humanBytes(r.Garbage.Bytes()+filesBytes(r.Spool)))
+	fmt.Fprintf(w, "%s %d stored output(s), returning %s; %d temporary file(s), %d blob(s) without a row, %d spool file(s) and %d unfinished readable copies, returning %s\n",
+		verb, len(p.Items), humanBytes(p.Frees()), len(r.Garbage.Temps), len(r.Garbage.Orphans), len(r.Spool), len(r.Copies),
+		humanBytes(r.Garbage.Bytes()+filesBytes(r.Spool)+filesBytes(r.Copies)))
 	fmt.Fprintf(w, "store: %s → %s (limits.total_bytes %s)\n", humanBytes(p.Before), humanBytes(p.After), humanBytes(cfg.Limits.TotalBytes))
 	if p.Target > 0 && p.After > p.Target {
 		if r.softPins {

@@ -304,3 +304,25 @@ func mustValues(t *testing.T, f *swapFixture) []config.Value {
 	}
 	return vals
 }
+
+// A session's end removes what interrupted writes of its readable copies
+// left behind in its tool-results folder, once old enough.
+func TestSessionEndRemovesUnfinishedCopies(t *testing.T) {
+	f := newSwapFixture(t)
+	dir := filepath.Join(f.sessionDir, "tool-results")
+	os.MkdirAll(dir, 0o700)
+	left := filepath.Join(dir, ".ctxkeep-0123456789ab.txt.tmp-4711")
+	theirs := filepath.Join(dir, "toolu_01.txt")
+	old := time.Now().Add(-2 * time.Hour)
+	for _, p := range []string{left, theirs} {
+		os.WriteFile(p, []byte("partial"), 0o600)
+		os.Chtimes(p, old, old)
+	}
+	f.endSession("other")
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the unfinished copy is still there: %v", err)
+	}
+	if _, err := os.Stat(theirs); err != nil {
+		t.Errorf("the client's own file went: %v", err)
+	}
+}

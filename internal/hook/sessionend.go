@@ -2,7 +2,9 @@ package hook
 
 import (
 	"context"
+	"time"
 
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
 )
@@ -26,6 +28,7 @@ func tendAtSessionEnd(ctx context.Context, c *Call) (*Reply, error) {
 		return nil, err
 	}
 	opt := prune.Options{Now: c.Env.Now(), Limit: sessionEndLimit}
+	c.removeCopyLeftovers(opt.Now)
 	switch c.Event.Reason {
 	case "clear", "logout", "prompt_input_exit":
 		opt.Session = c.Event.SessionID
@@ -77,4 +80,21 @@ func (c *Call) prune(ctx context.Context, opt prune.Options) error {
 		err = lerr
 	}
 	return err
+}
+
+// removeCopyLeftovers deletes the temporary files of readable copies whose
+// write was interrupted in this session's tool-results folder: one read of
+// a folder, at the end of the session.
+func (c *Call) removeCopyLeftovers(now time.Time) {
+	dir, err := claudecode.SessionDir(c.Event.TranscriptPath, c.Event.SessionID)
+	if err != nil {
+		return
+	}
+	files, err := prune.CopyLeftovers([]string{claudecode.ToolResultsDir(dir)}, now.Add(-prune.Grace))
+	if err == nil {
+		_, err = prune.RemoveFiles(files)
+	}
+	if err != nil {
+		c.logf("SessionEnd session=%s: unfinished copies: %v", c.Event.SessionID, err)
+	}
 }

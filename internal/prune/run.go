@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -129,6 +130,58 @@ func SpoolLeftovers(dir string, before time.Time) ([]File, error) {
 		out = append(out, File{Path: filepath.Join(dir, e.Name()), Size: fi.Size(), ModTime: fi.ModTime()})
 	}
 	return out, nil
+}
+
+// CopyLeftovers lists the temporary files an interrupted write of a
+// readable copy left in the tool-results folders dirs (".ctxkeep-ID.txt.tmp-…",
+// fsx's temp names for swap.CopyPrefix copies), written before before.
+// Only files named so are listed: those folders are the client's.
+func CopyLeftovers(dirs []string, before time.Time) ([]File, error) {
+	var out []File
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		if dir == "" || seen[dir] || filepath.Base(dir) != "tool-results" {
+			continue
+		}
+		seen[dir] = true
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasPrefix(name, "."+swap.CopyPrefix) || !strings.Contains(name, ".txt.tmp-") {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil || !fi.Mode().IsRegular() || !fi.ModTime().Before(before) {
+				continue
+			}
+			out = append(out, File{Path: filepath.Join(dir, name), Size: fi.Size(), ModTime: fi.ModTime()})
+		}
+	}
+	return out, nil
+}
+
+// CopyDirs are the tool-results folders a store's entries and sessions
+// point at: where readable copies (and their leftovers) live.
+func CopyDirs(st *State) []string {
+	var dirs []string
+	for _, e := range st.Entries {
+		if e.CopyPath != "" {
+			dirs = append(dirs, filepath.Dir(e.CopyPath))
+		}
+	}
+	for id, s := range st.Sessions {
+		if strings.HasSuffix(s.Transcript, id+".jsonl") {
+			dirs = append(dirs, filepath.Join(strings.TrimSuffix(s.Transcript, ".jsonl"), "tool-results"))
+		}
+	}
+	slices.Sort(dirs)
+	return slices.Compact(dirs)
 }
 
 // RemoveFiles deletes files and returns those it deleted.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -100,5 +101,34 @@ func TestRemoveCopyOnlyRemovesCtxkeepCopies(t *testing.T) {
 	}
 	if _, err := os.Stat(mine); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An interrupted write of a readable copy leaves ".ctxkeep-ID.txt.tmp-…"
+// in the client's tool-results folder: prune finds those once old enough,
+// and nothing else there.
+func TestCopyLeftovers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sess", "tool-results")
+	os.MkdirAll(dir, 0o700)
+	old := time.Now().Add(-2 * Grace)
+	for name, when := range map[string]time.Time{
+		".ctxkeep-0123456789ab.txt.tmp-4711": old,        // ours, interrupted: goes
+		".ctxkeep-0123456789ab.txt.tmp-4712": time.Now(), // a write in progress: stays
+		"ctxkeep-0123456789ab.txt":           old,        // a copy: stays
+		"toolu_01.txt":                       old,        // the client's: stays
+		".other.txt.tmp-1":                   old,        // not ours: stays
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("x"), 0o600)
+		os.Chtimes(p, when, when)
+	}
+	got, err := CopyLeftovers([]string{dir, dir, filepath.Join(t.TempDir(), "not-tool-results")}, time.Now().Add(-Grace))
+	if err != nil || len(got) != 1 || filepath.Base(got[0].Path) != ".ctxkeep-0123456789ab.txt.tmp-4711" {
+		t.Fatalf("leftovers = %+v, %v", got, err)
+	}
+	st := &State{Entries: []ctxkeep.Entry{{CopyPath: filepath.Join(dir, "ctxkeep-x.txt")}},
+		Sessions: map[string]ctxkeep.Session{"s2": {Transcript: "/h/.claude/projects/-p/s2.jsonl"}}}
+	if dirs := CopyDirs(st); !slices.Equal(dirs, []string{"/h/.claude/projects/-p/s2/tool-results", dir}) {
+		t.Fatalf("CopyDirs = %v", dirs)
 	}
 }
