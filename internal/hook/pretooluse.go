@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/learned"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
@@ -30,8 +29,8 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	if !c.permissions().AllowsBash(ev.PermissionMode, in.Command) {
 		return nil, nil
 	}
-	if journal.ValidSessionID(ev.ToolUseID) != nil {
-		return nil, nil // the id names the spool file
+	if err := validToolUseID(ev.ToolUseID); err != nil {
+		return nil, err // the id names the spool file
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -1,0 +1,32 @@
+//go:build unix
+
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/journal"
+)
+
+// A FIFO where the persisted output should be would block a plain open
+// until the deadline; it is refused at once, as not a regular file.
+func TestPersistedOutputFIFOIsRefused(t *testing.T) {
+	f := newSwapFixture(t)
+	results := filepath.Join(f.sessionDir, "tool-results")
+	os.MkdirAll(results, 0o700)
+	fifo := filepath.Join(results, "b1.txt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	if out := f.persisted(fifo); out != "" {
+		t.Fatalf("stdout %.200s", out)
+	}
+	recs := f.journal(session)
+	if len(recs) != 1 || recs[0].Outcome != journal.Failed || !strings.Contains(f.log(), "not a regular file") {
+		t.Fatalf("journal %+v; log %s", recs, f.log())
+	}
+}
