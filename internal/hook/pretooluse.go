@@ -23,7 +23,7 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		return nil, nil
 	}
 	in := claudecode.ParseInput(ev.ToolInput)
-	if in.Command == "" || in.RunInBackground || swap.IsWrapped(in.Command) || !c.likelyLarge(in.Command) {
+	if in.Command == "" || in.RunInBackground || swap.IsWrapped(in.Command) || !c.likelyLarge(in.Command) || !swap.Wrappable(in.Command) {
 		return nil, nil
 	}
 	if !c.permissions().AllowsBash(ev.PermissionMode, in.Command) {
