@@ -76,7 +76,7 @@ func run(start time.Time, env Env, stdin io.Reader, stdout io.Writer, table map[
 	if cfg.Disable {
 		return
 	}
-	payload, err := readCapped(stdin, cfg.Limits.HookInputBytes)
+	payload, err := readPayload(stdin, cfg.Limits.HookInputBytes, cfg.Limits.HookInputWait)
 	if err != nil {
 		logf("%v; passing through", err)
 		return
@@ -122,19 +122,6 @@ func loadConfig(d dirs.Dirs, env Env) (*config.Config, error) {
 	}
 	cfg, _, err := config.Load(files, env.Environ)
 	return cfg, err
-}
-
-// readCapped reads stdin up to limit bytes. A larger payload is refused
-// without reading the rest, so a 100 MB event costs at most limit bytes.
-func readCapped(r io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read stdin: %w", err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("payload over limits.hook_input_bytes (%d bytes)", limit)
-	}
-	return b, nil
 }
 
 func decode(payload []byte) (*Event, error) {
