@@ -183,3 +183,23 @@ func TestCaptureOutsideTheSpoolDeletesNothing(t *testing.T) {
 		}
 	}
 }
+
+// The readable copy goes only into a real tool-results folder: one that
+// links elsewhere gets nothing, and the view points to `ctxkeep show`.
+func TestReadableCopyIsNotWrittenThroughALinkedFolder(t *testing.T) {
+	f := newSwapFixture(t)
+	elsewhere := t.TempDir()
+	os.MkdirAll(f.sessionDir, 0o700)
+	if err := os.Symlink(elsewhere, filepath.Join(f.sessionDir, "tool-results")); err != nil {
+		t.Skip(err)
+	}
+	if f.post("Bash", map[string]any{"command": "go test ./..."}, bash(strings.Repeat("ok\n", 5000))) == nil {
+		t.Fatalf("no reply; log %s", f.log())
+	}
+	if files, _ := os.ReadDir(elsewhere); len(files) != 0 {
+		t.Fatalf("written through the link: %v", files)
+	}
+	if es := f.entries(); len(es) != 1 || es[0].CopyPath != "" {
+		t.Fatalf("entries %+v", es)
+	}
+}

@@ -30,3 +30,22 @@ func TestPersistedOutputFIFOIsRefused(t *testing.T) {
 		t.Fatalf("journal %+v; log %s", recs, f.log())
 	}
 }
+
+// The project's settings come with the repository: a FIFO there would
+// hold the PreToolUse hook until its deadline. It is refused at once, and
+// nothing is wrapped: rules that cannot be read cannot be checked.
+func TestProjectSettingsFIFOIsRefused(t *testing.T) {
+	f := newSwapFixture(t)
+	project := f.vars["CLAUDE_PROJECT_DIR"]
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o700)
+	if err := syscall.Mkfifo(filepath.Join(project, ".claude", "settings.json"), 0o600); err != nil {
+		t.Skip(err)
+	}
+	if got := f.pre("bypassPermissions", "go test ./...", nil); got != "" {
+		t.Fatalf("wrapped %q", got)
+	}
+	recs := f.journal(session)
+	if len(recs) != 1 || recs[0].Outcome != journal.Failed || !strings.Contains(f.log(), "permission rules") {
+		t.Fatalf("journal %+v; log %s", recs, f.log())
+	}
+}

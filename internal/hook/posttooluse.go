@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -144,9 +145,16 @@ func (c *Call) keep(ctx context.Context, it *swap.Item, sessionDir string) (stri
 	return view, st.AddEntry(ctx, e, info)
 }
 
+// writeCopy writes the readable copy into the session's tool-results
+// folder, which must be a real folder: the session folder's path comes from
+// input, and a tool-results that links elsewhere would carry the copy out.
 func writeCopy(path, text string) error {
-	if err := fsx.MkdirPrivate(filepath.Dir(path)); err != nil {
+	dir := filepath.Dir(path)
+	if err := fsx.MkdirPrivate(dir); err != nil {
 		return err
+	}
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s is not a folder (a symbolic link?)", dir)
 	}
 	return fsx.WriteFileReplace(path, []byte(text), fsx.FilePerm)
 }
