@@ -71,10 +71,11 @@ func TestHookExitsZeroWhenStdoutIsClosed(t *testing.T) {
 	}
 }
 
-// A client that keeps stdin open after a whole payload gets its reply
-// without closing it: the hook stops reading at the end of the object.
-func TestHookAnswersWithoutWaitingForEOF(t *testing.T) {
-	cmd, _, ctx := hookCommand(t)
+// runWithOpenStdin runs the hook with data written to a stdin it never
+// closes, and returns its stdout and how it ended.
+func runWithOpenStdin(t *testing.T, data []byte, extraEnv ...string) (stdout, home string, err error) {
+	t.Helper()
+	cmd, home, ctx := hookCommand(t, extraEnv...)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -86,41 +87,32 @@ func TestHookAnswersWithoutWaitingForEOF(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	if _, err := w.Write(append(wrapEvent(t), '\n')); err != nil {
+	if _, err := w.Write(data); err != nil {
 		t.Fatal(err)
 	}
 	err = cmd.Wait()
 	if ctx.Err() != nil {
 		t.Fatal("the hook waited for stdin to close")
 	}
-	if err != nil || !strings.Contains(out.String(), `"updatedInput"`) {
-		t.Fatalf("exit %v, stdout %q", err, out.String())
+	return out.String(), home, err
+}
+
+// A client that keeps stdin open after a whole payload gets its reply
+// without closing it: the hook stops reading at the end of the object.
+func TestHookAnswersWithoutWaitingForEOF(t *testing.T) {
+	out, _, err := runWithOpenStdin(t, append(wrapEvent(t), '\n'))
+	if err != nil || !strings.Contains(out, `"updatedInput"`) {
+		t.Fatalf("exit %v, stdout %q", err, out)
 	}
 }
 
 // A client that sends part of a payload and never more: the hook gives up
 // after limits.hook_input_wait and exits 0 with no reply.
 func TestHookGivesUpOnAnUnfinishedPayload(t *testing.T) {
-	cmd, data, ctx := hookCommand(t, "CTXKEEP_LIMITS_HOOK_INPUT_WAIT=200ms")
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	var out bytes.Buffer
-	cmd.Stdin, cmd.Stdout = r, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
 	payload := wrapEvent(t)
-	w.Write(payload[:len(payload)/2])
-	err = cmd.Wait()
-	if ctx.Err() != nil {
-		t.Fatal("the hook waited for stdin to close")
-	}
-	if err != nil || out.Len() != 0 {
-		t.Fatalf("exit %v, stdout %q", err, out.String())
+	out, data, err := runWithOpenStdin(t, payload[:len(payload)/2], "CTXKEEP_LIMITS_HOOK_INPUT_WAIT=200ms")
+	if err != nil || out != "" {
+		t.Fatalf("exit %v, stdout %q", err, out)
 	}
 	log, _ := os.ReadFile(filepath.Join(data, "ctxkeep.log"))
 	if !strings.Contains(string(log), "limits.hook_input_wait") {

@@ -51,9 +51,16 @@ func TestFailureToolUseIDStaysInTheSpool(t *testing.T) {
 	if es := f.entries(); len(es) != 0 {
 		t.Errorf("stored %+v", es)
 	}
+	f.failedOpen("invalid tool_use_id")
+}
+
+// failedOpen checks that the session's one call failed open (an error,
+// not a timeout) and that the log says why.
+func (f *swapFixture) failedOpen(why string) {
+	f.t.Helper()
 	recs := f.journal(session)
-	if len(recs) != 1 || recs[0].Outcome != journal.Failed || !strings.Contains(f.log(), "invalid tool_use_id") {
-		t.Fatalf("journal %+v; log %s", recs, f.log())
+	if len(recs) != 1 || recs[0].Outcome != journal.Failed || !strings.Contains(f.log(), why) {
+		f.t.Fatalf("journal %+v; log %s", recs, f.log())
 	}
 }
 
