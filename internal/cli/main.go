@@ -58,9 +58,11 @@ func Main(start time.Time, p Process) int {
 	// The hook path comes first and alone: nothing else is initialised
 	// for the call the agent pays for on every event.
 	if len(p.Args) > 0 && p.Args[0] == "hook" {
+		ignoreSIGPIPE()
 		return hook.Main(start, p.hookEnv(), p.Stdin, p.Stdout)
 	}
 	if len(p.Args) == 3 && p.Args[0] == "capture" { // run by the wrapper, inside the agent's Bash
+		ignoreSIGPIPE()
 		rc, err := strconv.Atoi(p.Args[2])
 		if err != nil {
 			rc = -1

@@ -33,7 +33,7 @@ type pruneReport struct {
 	Garbage store.Garbage `json:"garbage"`
 	Spool   []prune.File  `json:"spool_files"`
 	Copies  []prune.File  `json:"copy_temp_files"` // of readable copies whose write was interrupted
-	Frees   int64         `json:"frees_bytes"` // stored bytes of blobs, plus garbage files
+	Frees   int64         `json:"frees_bytes"`     // stored bytes of blobs, plus garbage files
 	Removed *prune.Result `json:"removed,omitempty"`
 
 	softPins bool

@@ -76,9 +76,10 @@ type Retention struct {
 // Limits bound what the store and the hook accept.
 type Limits struct {
 	EntriesPerSession int
-	TotalBytes        int64 // the store's size limit; prune starts past it
-	MaxOutputBytes    int64 // the largest single output stored
-	HookInputBytes    int64 // the largest hook payload read from stdin
+	TotalBytes        int64         // the store's size limit; prune starts past it
+	MaxOutputBytes    int64         // the largest single output stored
+	HookInputBytes    int64         // the largest hook payload read from stdin
+	HookInputWait     time.Duration // how long the hook waits for a whole payload
 }
 
 // View shapes what the model sees in place of a large output.

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 )
 
 // ProjectFileName is the optional per-project config file, in the project root.
@@ -135,7 +137,7 @@ func (l *loader) file(kind, path string) error {
 	if path == "" {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(kind, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -148,6 +150,21 @@ func (l *loader) file(kind, path string) error {
 	}
 	src := Source{Kind: kind, Where: path}
 	return l.table("", doc, src)
+}
+
+// maxFileBytes bounds a config file (a few hundred bytes in practice).
+const maxFileBytes = 1 << 20
+
+// readFile reads a config file. The project's comes with a repository and
+// is read on every hook call, so it is read as input (fsx.ReadRegular: no
+// link, no FIFO or device, at most maxFileBytes): a repository cannot make
+// the hook hang or fill its memory with it. The user's own may be a link
+// (dotfiles).
+func readFile(kind, path string) ([]byte, error) {
+	if kind == "project" {
+		return fsx.ReadRegular(path, maxFileBytes)
+	}
+	return os.ReadFile(path)
 }
 
 // table walks a decoded TOML table, setting each leaf by its dotted key.

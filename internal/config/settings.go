@@ -78,6 +78,9 @@ var settings = []setting{
 	{key: "limits.hook_input_bytes", kind: bytesKind, def: "16MiB", min: 64 * kb, max: 1 << 34,
 		doc:   "largest hook payload read from stdin; larger ones pass through",
 		apply: func(c *Config, v int64) { c.Limits.HookInputBytes = v }},
+	{key: "limits.hook_input_wait", kind: durationKind, def: "4s", min: int64(10 * time.Millisecond), max: int64(10 * time.Minute),
+		doc:   "how long the hook waits for a whole payload on stdin before passing through (the client's timeout is a deadline + 5s)",
+		apply: func(c *Config, v int64) { c.Limits.HookInputWait = time.Duration(v) }},
 
 	{key: "view.budget", kind: countKind, def: "2500", min: 1000, max: 100_000,
 		doc:   "characters of the view the model sees in place of a large output",

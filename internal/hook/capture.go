@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
-	"github.com/ctxkeep/ctxkeep/internal/dirs"
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/learned"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -24,45 +27,71 @@ import (
 // Like a hook, it fails open: on any problem it prints the output as the
 // command produced it. It always returns exit code 0; the wrapper gives the
 // command's own status back to the client.
+//
+// SPOOL comes from a command line the agent's shell runs, so it is input:
+// only a spool in ctxkeep's spool folder is stored and removed; any other
+// is shown as it is and left alone. Either way the output is opened as
+// fsx.OpenRegular does (no link, no FIFO).
 func Capture(env app.Env, spool string, rc int, stdout io.Writer) int {
 	noGC()
-	text, err := os.ReadFile(spool + ".out")
+	a, err := app.New(env)
 	if err != nil {
-		fmt.Fprintf(stdout, "ctxkeep: the output of this command was lost: %v\n", err)
+		passOn(spool, stdout) // nowhere to log, and no spool folder to compare with
+		return 0
+	}
+	logf := func(format string, args ...any) {
+		logfile.Append(a.Dirs.Log(), env.Now(), "capture: "+fmt.Sprintf(format, args...))
+	}
+	if !inside(spool, a.Dirs.Spool()) {
+		logf("spool %q is not in %s: its output is shown, not stored", spool, a.Dirs.Spool())
+		passOn(spool, stdout)
 		return 0
 	}
 	defer removeSpool(spool)
-	out, err := captured(env, spool, rc, string(text))
-	if err != nil {
-		if d, derr := dirs.Resolve(env.Getenv); derr == nil {
-			logfile.Append(d.Log(), env.Now(), "capture: "+err.Error())
-		}
-		out = string(text)
-	}
-	io.WriteString(stdout, out)
-	return 0
-}
-
-// captured stores text when it is large and returns what to print.
-func captured(env app.Env, spool string, rc int, text string) (string, error) {
-	a, err := app.New(env)
-	if err != nil {
-		return "", err
-	}
-	if !inside(spool, a.Dirs.Spool()) {
-		return "", fmt.Errorf("spool %q is not in %s", spool, a.Dirs.Spool())
-	}
 	spec, err := readSpec(spool)
 	if err != nil {
-		return "", err
+		logf("%v", err)
+		passOn(spool, stdout)
+		return 0
 	}
 	if spec.Project != "" {
 		a.ForProject(spec.Project) // the Bash tool's environment has no CLAUDE_PROJECT_DIR
 	}
 	cfg, err := a.Config()
 	if err != nil {
-		return "", err
+		logf("%v", err)
+		passOn(spool, stdout)
+		return 0
 	}
+	text, err := fsx.ReadRegular(spool+".out", cfg.Limits.MaxOutputBytes)
+	if err != nil {
+		logf("%v", err)
+		passOn(spool, stdout)
+		return 0
+	}
+	out, err := captured(a, cfg, spec, rc, string(text))
+	if err != nil {
+		logf("%v", err)
+		out = string(text)
+	}
+	io.WriteString(stdout, out)
+	return 0
+}
+
+// passOn copies a spool's output to stdout as the command printed it, for
+// an output that is not stored: streamed, whatever its size.
+func passOn(spool string, stdout io.Writer) {
+	f, _, err := fsx.OpenRegular(spool + ".out")
+	if err != nil {
+		fmt.Fprintf(stdout, "ctxkeep: the output of this command was lost: %v\n", err)
+		return
+	}
+	defer f.Close()
+	io.Copy(stdout, f)
+}
+
+// captured stores text when it is large and returns what to print.
+func captured(a *app.App, cfg *config.Config, spec captureSpec, rc int, text string) (string, error) {
 	if !swap.Over(text, cfg.ThresholdFor("Bash")) {
 		return text, nil
 	}
@@ -109,17 +138,30 @@ func (s captureSpec) event() *Event {
 	}
 }
 
+// readSpec reads what the PreToolUse hook wrote beside the spool. The
+// file is ctxkeep's own, but the agent's shell could have replaced it: it
+// is read like any input, and its ids are checked again.
 func readSpec(spool string) (captureSpec, error) {
 	var spec captureSpec
-	data, err := os.ReadFile(spool + ".json")
+	data, err := fsx.ReadRegular(spool+".json", maxSpecBytes)
 	if err != nil {
 		return spec, err
 	}
 	if err := json.Unmarshal(data, &spec); err != nil {
 		return spec, fmt.Errorf("spool %s: %w", spool, err)
 	}
+	if err := journal.ValidSessionID(spec.SessionID); err != nil {
+		return spec, fmt.Errorf("spool %s: %w", spool, err)
+	}
+	if err := validToolUseID(spec.ToolUseID); err != nil {
+		return spec, fmt.Errorf("spool %s: %w", spool, err)
+	}
 	return spec, nil
 }
+
+// maxSpecBytes bounds a spool's spec: ids, paths and the command, which
+// the client keeps far below this.
+const maxSpecBytes = 4 << 20
 
 func removeSpool(spool string) {
 	os.Remove(spool + ".out")
@@ -148,15 +190,18 @@ func postToolUseFailure(ctx context.Context, c *Call) (*Reply, error) {
 		}
 		return nil, nil
 	}
+	if err := validToolUseID(ev.ToolUseID); err != nil {
+		return nil, err // no spool of ours has such a name
+	}
 	spool := filepath.Join(c.Dirs.Spool(), ev.ToolUseID)
-	text, err := os.ReadFile(spool + ".out")
-	if errors.Is(err, os.ErrNotExist) {
+	text, err := fsx.ReadRegular(spool+".out", c.Config.Limits.MaxOutputBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // capture ran: the model already saw the view
 	}
+	defer removeSpool(spool)
 	if err != nil {
 		return nil, err
 	}
-	defer removeSpool(spool)
 	view, err := c.swapOut(ctx, swap.Unwrap(in.Command), string(text), exitCode(ev.Error))
 	if err != nil {
 		return nil, err

@@ -68,7 +68,7 @@ func run(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer, table 
 	if cfg.Disable {
 		return
 	}
-	payload, err := readCapped(stdin, cfg.Limits.HookInputBytes)
+	payload, err := readPayload(stdin, cfg.Limits.HookInputBytes, cfg.Limits.HookInputWait)
 	if err != nil {
 		logf("%v; passing through", err)
 		return
@@ -98,19 +98,6 @@ func run(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer, table 
 		return
 	}
 	stdout.Write(out)
-}
-
-// readCapped reads stdin up to limit bytes. A larger payload is refused
-// without reading the rest, so a 100 MB event costs at most limit bytes.
-func readCapped(r io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read stdin: %w", err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("payload over limits.hook_input_bytes (%d bytes)", limit)
-	}
-	return b, nil
 }
 
 func decode(payload []byte) (*Event, error) {

@@ -121,13 +121,13 @@ func TestGoldenEventsAreRecorded(t *testing.T) {
 			if out := f.run(payload, map[string]handler{}); out != "" {
 				t.Fatalf("stdout = %q", out)
 			}
-			recs := f.journal(want.SessionID)
+			recs := f.journal(want.SessionID) // Bytes: the object, without the newline after it
 			if len(recs) != 1 {
 				t.Fatalf("journal has %d records; log: %s", len(recs), f.log())
 			}
 			r := recs[0]
 			if r.Event != want.HookEventName || r.Tool != want.ToolName || r.Agent != want.AgentID || r.Outcome != ctxkeep.OK ||
-				r.Bytes != int64(len(payload)) || r.Client != "2.1.330" || r.Cwd != want.Cwd || r.Transcript != want.TranscriptPath {
+				r.Bytes != int64(len(bytes.TrimRight(payload, "\n"))) || r.Client != "2.1.330" || r.Cwd != want.Cwd || r.Transcript != want.TranscriptPath {
 				t.Errorf("record = %+v", r)
 			}
 			if r.Cwd == "" || r.Transcript == "" || (strings.Contains(file, "ToolUse") && r.Tool == "") {

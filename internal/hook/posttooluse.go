@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := fullText(out, sessionDir)
+	text, err := fullText(out, sessionDir, c.Config.Limits.MaxOutputBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -68,16 +69,22 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 }
 
 // fullText is the whole output: a Bash output the client cut is read back
-// from the file the client saved it to, which must lie in the session's
-// tool-results folder (the path comes from hook input).
-func fullText(out claudecode.Output, sessionDir string) (string, error) {
+// from the file the client saved it to. The path comes from hook input, so
+// the file must lie in the session's tool-results folder, be reached
+// without a symbolic link and be a regular file of at most max bytes
+// (fsx.ReadRegularBelow): a link, a FIFO or a huge sparse file put there
+// is refused at once rather than read.
+func fullText(out claudecode.Output, sessionDir string, max int64) (string, error) {
 	if out.PersistedPath == "" {
 		return out.Text, nil
 	}
 	if !claudecode.Within(out.PersistedPath, claudecode.ToolResultsDir(sessionDir)) {
 		return "", fmt.Errorf("persisted output %q is outside the session's tool-results folder", out.PersistedPath)
 	}
-	b, err := os.ReadFile(out.PersistedPath)
+	b, err := fsx.ReadRegularBelow(sessionDir, out.PersistedPath, max)
+	if errors.Is(err, fsx.ErrTooLarge) {
+		return "", fmt.Errorf("the client's persisted output is over limits.max_output_bytes; left in the context: %w", err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("read the client's persisted output: %w", err)
 	}
@@ -138,9 +145,16 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	return view, err
 }
 
+// writeCopy writes the readable copy into the session's tool-results
+// folder, which must be a real folder: the session folder's path comes from
+// input, and a tool-results that links elsewhere would carry the copy out.
 func writeCopy(path, text string) error {
-	if err := fsx.MkdirPrivate(filepath.Dir(path)); err != nil {
+	dir := filepath.Dir(path)
+	if err := fsx.MkdirPrivate(dir); err != nil {
 		return err
+	}
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s is not a folder (a symbolic link?)", dir)
 	}
 	return fsx.WriteFileReplace(path, []byte(text), fsx.FilePerm)
 }

@@ -3,12 +3,14 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/learned"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
@@ -24,14 +26,18 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		return nil, nil
 	}
 	in := claudecode.ParseInput(ev.ToolInput)
-	if in.Command == "" || in.RunInBackground || swap.IsWrapped(in.Command) || !c.likelyLarge(in.Command) {
+	if in.Command == "" || in.RunInBackground || swap.IsWrapped(in.Command) || !c.likelyLarge(in.Command) || !swap.Wrappable(in.Command) {
 		return nil, nil
 	}
-	if !c.permissions().AllowsBash(ev.PermissionMode, in.Command) {
+	perms, err := c.permissions()
+	if err != nil {
+		return nil, err
+	}
+	if !perms.AllowsBash(ev.PermissionMode, in.Command) {
 		return nil, nil
 	}
-	if journal.ValidSessionID(ev.ToolUseID) != nil {
-		return nil, nil // the id names the spool file
+	if err := validToolUseID(ev.ToolUseID); err != nil {
+		return nil, err // the id names the spool file
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -69,17 +75,35 @@ func (c *Call) likelyLarge(command string) bool {
 }
 
 // permissions reads the Bash rules of the user's, the project's and the
-// local settings.
-func (c *Call) permissions() claudecode.Permissions {
+// local settings. The project's two files come with the repository: they
+// are read as input (fsx.ReadRegular: no link, no FIFO, at most
+// maxSettingsBytes). A file that is there but cannot be read is an error,
+// not an empty file: its rules might deny what the others allow, and the
+// wrapper grants nothing it cannot check.
+func (c *Call) permissions() (claudecode.Permissions, error) {
 	var files [][]byte
 	for _, scope := range []claudecode.Scope{claudecode.User, claudecode.Project, claudecode.Local} {
 		path := claudecode.SettingsPath(scope, c.Env.Getenv("HOME"), c.Project, c.Env.Getenv("CLAUDE_CONFIG_DIR"))
-		if data, err := os.ReadFile(path); err == nil {
-			files = append(files, data)
+		var data []byte
+		var err error
+		if scope == claudecode.User {
+			data, err = os.ReadFile(path) // the user's own, which may be a link (dotfiles)
+		} else {
+			data, err = fsx.ReadRegular(path, maxSettingsBytes)
 		}
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return claudecode.Permissions{}, fmt.Errorf("permission rules: %w", err)
+		}
+		files = append(files, data)
 	}
-	return claudecode.ReadPermissions(files...)
+	return claudecode.ReadPermissions(files...), nil
 }
+
+// maxSettingsBytes bounds a project's settings file read for its rules.
+const maxSettingsBytes = 4 << 20
 
 // captureSpec tells `ctxkeep capture` whose output it is storing.
 type captureSpec struct {

@@ -1,6 +1,9 @@
 package hook
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Event is a Claude Code hook payload (claude-code-hooks.md §2–3). One flat
 // struct serves every event: it is decoded once, and each handler reads the
@@ -86,4 +89,21 @@ func (r *Reply) encode() ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '\n'), nil
+}
+
+// validToolUseID checks a tool_use_id before it names a file (the
+// wrapper's spool): the API's ids ("toolu_01…", "toolu_bdrk_…") are
+// letters, digits, '_' and '-', so nothing else is accepted — no '/', no
+// '.', nothing a path could climb out with.
+func validToolUseID(id string) error {
+	if id == "" || len(id) > 128 {
+		return fmt.Errorf("invalid tool_use_id %q", id)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return fmt.Errorf("invalid tool_use_id %q", id)
+		}
+	}
+	return nil
 }

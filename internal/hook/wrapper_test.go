@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,6 +74,36 @@ func TestWrapperWrapsOnlyWhatItMayGrant(t *testing.T) {
 	f.vars["CTXKEEP_WRAPPER_ENABLED"] = "false"
 	if got := f.pre("bypassPermissions", "go test ./...", nil); got != "" {
 		t.Errorf("wrapper.enabled=false wrapped %q", got)
+	}
+}
+
+// A command whose text would break a wrapper built around it is still
+// one valid shell command wrapped; one that would not behave the same
+// wrapped (it may end the shell, or leaves a job behind) runs as sent.
+func TestWrapperSurvivesNastyCommands(t *testing.T) {
+	f := newSwapFixture(t)
+	bash, err := exec.LookPath("bash")
+	if err != nil && os.Getenv("CI") == "true" {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"go test ./... \\", "go test ./... # }", "go test ./... <<EOF\nx\nEOF", "go test 'it\\'s"} {
+		got := f.pre("bypassPermissions", cmd, nil)
+		if swap.Unwrap(got) != cmd {
+			t.Fatalf("%q: wrapped as %q", cmd, got)
+		}
+		if bash == "" {
+			continue
+		}
+		check := exec.Command(bash, "-n")
+		check.Stdin = strings.NewReader(got)
+		if out, err := check.CombinedOutput(); err != nil {
+			t.Errorf("%q wrapped: bash -n: %v\n%s", cmd, err, out)
+		}
+	}
+	for _, cmd := range []string{"go test ./... &", "go test ./... || exit 1", "set -e; go test ./..."} {
+		if got := f.pre("bypassPermissions", cmd, nil); got != "" {
+			t.Errorf("%q: wrapped as %q", cmd, got)
+		}
 	}
 }
 

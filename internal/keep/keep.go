@@ -170,7 +170,9 @@ func gitDiffStat(ctx context.Context, dir string, timeout time.Duration) string 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "diff", "--stat", "HEAD")
+	// The repository is input: its .git/config could name a program
+	// (core.fsmonitor) for git to run; ctxkeep asks for none.
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.fsmonitor=false", "-C", dir, "diff", "--stat", "--no-ext-diff", "--no-textconv", "HEAD")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {

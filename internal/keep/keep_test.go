@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
@@ -95,5 +98,34 @@ func TestCompactionSummaryIsArchived(t *testing.T) {
 	hits, err := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "session continued previous conversation summary", Kind: ctxkeep.KindSummary})
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("search for the summary: %d hits, %v", len(hits), err)
+	}
+}
+
+// A repository's .git/config is input: git diff --stat for the
+// preservation notes must not run the programs it names.
+func TestGitDiffStatRunsNothingTheRepositoryNames(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	ran := filepath.Join(t.TempDir(), "ran")
+	script := filepath.Join(t.TempDir(), "monitor.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\ntouch "+ran+"\n"), 0o700)
+	for _, args := range [][]string{{"init", "-q"}, {"config", "user.email", "t@t"}, {"config", "user.name", "t"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("one\n"), 0o600)
+	exec.Command("git", "-C", repo, "add", ".").Run()
+	exec.Command("git", "-C", repo, "commit", "-qm", "one").Run()
+	exec.Command("git", "-C", repo, "config", "core.fsmonitor", script).Run()
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("two\n"), 0o600)
+	stat := gitDiffStat(ctx, repo, time.Minute)
+	if !strings.Contains(stat, "a.txt") {
+		t.Fatalf("diff stat = %q", stat)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("git ran the repository's core.fsmonitor program")
 	}
 }

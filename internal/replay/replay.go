@@ -175,7 +175,7 @@ func original(c transcript.ToolCall, seen string) (string, bool) {
 }
 
 func wrapped(command string, cfg *config.Config) bool {
-	return cfg.Wrapper.Enabled && swap.RunsAny(command, cfg.Wrapper.Commands)
+	return cfg.Wrapper.Enabled && swap.RunsAny(command, cfg.Wrapper.Commands) && swap.Wrappable(command)
 }
 
 // exit reads a Bash result's exit status: 0 for a success, the code of an
