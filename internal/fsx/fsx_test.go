@@ -1,6 +1,8 @@
 package fsx
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,5 +45,34 @@ func TestAppendCreatesPrivateFolderAndFile(t *testing.T) {
 	dir, _ := os.Stat(filepath.Dir(path))
 	if string(got) != "one\ntwo\n" || st.Mode().Perm() != FilePerm || dir.Mode().Perm() != DirPerm {
 		t.Fatalf("content %q, modes %v %v", got, st.Mode().Perm(), dir.Mode().Perm())
+	}
+}
+
+// A check that fails calls the replacement off: the file keeps its
+// content and no temporary file is left; one that passes sees the new
+// content already written, and may add to it.
+func TestWriteAtomicChecked(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	write := func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }
+	refuse := errors.New("changed")
+	if err := WriteAtomicChecked(path, 0o600, write, func(*os.File) error { return refuse }); !errors.Is(err, refuse) {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Fatalf("content %q after a refused check", got)
+	}
+	err := WriteAtomicChecked(path, 0o600, write, func(tmp *os.File) error {
+		_, err := tmp.WriteString("+late")
+		return err
+	})
+	if got, _ := os.ReadFile(path); err != nil || string(got) != "new+late" {
+		t.Fatalf("content %q, %v", got, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
 	}
 }
