@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
 // planted are secrets as they appear in text, each with the part that
@@ -21,7 +23,7 @@ var planted = []struct{ text, secret string }{
 	{gKey, gKey},
 	{stripeKey, stripeKey},
 	{jwtTok, jwtTok},
-	{pemKey, "MIIEowIBAAKCAQEAvRwH0v9pT2gk3wTqGZ1lq8mqV9Z4Ln0W"},
+	{pemKey, redacttest.PEMBody},
 	{"https://h.io/cb?client_secret=Qm9vZ2llV29vZ2ll", "Qm9vZ2llV29vZ2ll"},
 	{"mysql://root:Sup3rS3cretPw@127.0.0.1/db", "Sup3rS3cretPw"},
 }

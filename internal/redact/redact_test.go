@@ -5,27 +5,27 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
-// Fake secrets of the right shapes, put together at run time so that no
-// secret scanner mistakes this file for a leak.
+// The fake secrets, shorter.
 var (
-	awsID      = "AK" + "IA" + "IOSFODNN7EXAMPLE"
-	awsTempID  = "AS" + "IA" + "Y34FZKBOKMUTVV7A"
-	awsSecret  = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"
-	ghToken    = "gh" + "p_" + strings.Repeat("aB3dE6gH9j", 3) + "K2mN5p"
-	ghsToken   = "gh" + "s_" + strings.Repeat("Zy8xW7vU6t", 4)
-	ghPAT      = "github" + "_pat_" + "11ABCDEFG0123456789abc_" + strings.Repeat("Q1w2E3r4T5", 6)
-	glToken    = "gl" + "pat-" + "xYz12-AbC34_dEf56gHi7"
-	slackTok   = "xo" + "xb-" + "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
-	antKey     = "sk-" + "ant-api03-" + strings.Repeat("Ab1_Cd2-Ef3", 8) + "AA"
-	openaiOld  = "sk-" + strings.Repeat("A1b2C3d4E5f6", 4)
-	openaiProj = "sk-" + "proj-" + strings.Repeat("Xy9_Zw8-Vu7", 6)
-	gKey       = "AI" + "za" + "SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"
-	stripeKey  = "sk" + "_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
-	jwtTok     = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ." + "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
-	pemBody    = "MIIEowIBAAKCAQEAvRwH0v9pT2gk3wTqGZ1lq8mqV9Z4Ln0W\nq2b4kVcY1pZ3sA7tN8mK9xR2fH6jD4gL1wQ5eU3iO0pS7yT\n"
-	pemKey     = "-----BEGIN RSA " + "PRIVATE KEY-----\n" + pemBody + "-----END RSA " + "PRIVATE KEY-----"
+	awsID      = redacttest.AWSKeyID
+	awsTempID  = redacttest.AWSTempKeyID
+	awsSecret  = redacttest.AWSSecret
+	ghToken    = redacttest.GitHubToken
+	ghsToken   = redacttest.GitHubApp
+	ghPAT      = redacttest.GitHubPAT
+	glToken    = redacttest.GitLabToken
+	slackTok   = redacttest.SlackToken
+	antKey     = redacttest.AnthropicKey
+	openaiOld  = redacttest.OpenAIKey
+	openaiProj = redacttest.OpenAIProject
+	gKey       = redacttest.GoogleAPIKey
+	stripeKey  = redacttest.StripeKey
+	jwtTok     = redacttest.JWT
+	pemKey     = redacttest.PEM
 )
 
 func TestStringRedactsEachKind(t *testing.T) {
