@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestWriteFileAtomic(t *testing.T) {
@@ -74,5 +75,19 @@ func TestWriteAtomicChecked(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+// A lock folder that cannot be removed (not empty: not a lock) is waited
+// for, not fought over forever: LockFolder gives up with ErrLockBusy.
+func TestLockFolderGivesUp(t *testing.T) {
+	lock := filepath.Join(t.TempDir(), "settings.json.lock")
+	if err := os.MkdirAll(filepath.Join(lock, "something"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(lock, old, old)
+	if _, err := LockFolder(lock, time.Second, 0); !errors.Is(err, ErrLockBusy) {
+		t.Fatalf("err = %v, want ErrLockBusy", err)
 	}
 }

@@ -30,9 +30,8 @@ func LockFolder(lockPath string, stale, wait time.Duration) (release func(), err
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("lock %s: %w", lockPath, err)
 		}
-		if info, err := os.Stat(lockPath); err == nil && time.Since(info.ModTime()) > stale {
-			os.Remove(lockPath) // abandoned: the next Mkdir takes it (or loses it to another taker)
-			continue
+		if info, err := os.Stat(lockPath); err == nil && time.Since(info.ModTime()) > stale && os.Remove(lockPath) == nil {
+			continue // abandoned, and removed: the next Mkdir takes it (or loses it to another taker)
 		}
 		if time.Now().After(give) {
 			return nil, fmt.Errorf("lock %s: %w", lockPath, ErrLockBusy)
