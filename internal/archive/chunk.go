@@ -10,13 +10,16 @@
 package archive
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -38,8 +41,11 @@ type Swapped struct {
 // Lookup finds the swapped output of a tool call, if there is one.
 type Lookup func(toolUseID string) (Swapped, bool)
 
-// FromTurn archives one turn.
+// FromTurn archives one turn. Secrets in it (what the user and the model
+// wrote, the calls' inputs and results, the swapped outputs) are replaced
+// by markers first: the chunk is indexed, searched and restored.
 func FromTurn(session, project string, index int, t transcript.Turn, lookup Lookup) ctxkeep.Chunk {
+	t = redactTurn(t)
 	c := ctxkeep.Chunk{
 		Key: ChunkKey(session, ctxkeep.KindTurn, index), SessionID: session, Project: project, Kind: ctxkeep.KindTurn, Turn: index,
 		Start: t.Start, End: t.End, Prompt: short(t.UserText, 500),
@@ -81,7 +87,7 @@ func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, 
 		if s, ok := lookup(call.ID); ok {
 			fmt.Fprintf(b, "← %s: %s%s]]\n", status, RefPrefix, s.ID)
 			c.Meta.Entries = append(c.Meta.Entries, s.ID)
-			c.Outputs = append(c.Outputs, s.Text)
+			c.Outputs = append(c.Outputs, redact.String(s.Text))
 			return
 		}
 	}
@@ -101,8 +107,42 @@ func FromSummary(session, project string, index int, r *transcript.Record) ctxke
 	return ctxkeep.Chunk{
 		Key: ChunkKey(session, ctxkeep.KindSummary, index), SessionID: session, Project: project, Kind: ctxkeep.KindSummary, Turn: index,
 		Start: r.Timestamp, End: r.Timestamp, Summary: "the client's compaction summary #" + fmt.Sprint(index),
-		Body: text,
+		Body: redact.String(text),
 	}
+}
+
+// redactTurn returns t with secrets replaced by markers in the user's and
+// the model's text and in the calls' inputs and results (a result that
+// changes is kept as its text). t's slices are shared when nothing changes.
+func redactTurn(t transcript.Turn) transcript.Turn {
+	t.UserText, t.AssistantText = redact.String(t.UserText), redact.String(t.AssistantText)
+	var calls []transcript.ToolCall // a copy, once a call changes
+	for i, call := range t.Calls {
+		in := redact.JSON(call.Input)
+		var res *transcript.ToolResult
+		if call.Result != nil {
+			text := call.Result.Text()
+			if red := redact.String(text); red != text {
+				r := *call.Result
+				r.Content = transcript.Content{String: red}
+				res = &r
+			}
+		}
+		if res == nil && bytes.Equal(in, call.Input) {
+			continue
+		}
+		if calls == nil {
+			calls = slices.Clone(t.Calls)
+		}
+		calls[i].Input = in
+		if res != nil {
+			calls[i].Result = res
+		}
+	}
+	if calls != nil {
+		t.Calls = calls
+	}
+	return t
 }
 
 // summarize is the chunk's one line: what was asked, what was used and

@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +16,9 @@ import (
 
 // ApplyOptions control ApplyFile.
 type ApplyOptions struct {
-	DryRun bool      // work out the change and its diff, write nothing
-	Now    time.Time // names the backup; zero means the current time
+	DryRun   bool      // work out the change and its diff, write nothing
+	Now      time.Time // names the backup; zero means the current time
+	NoBackup bool      // the file is ctxkeep's own (a plugin's): no backup
 }
 
 // ApplyResult says what ApplyFile did, or would do in a dry run.
@@ -37,6 +39,32 @@ const (
 	backupTimeLayout             = "20060102T150405Z"
 )
 
+// Errors of ApplyFile, each wrapped with the file's name.
+var (
+	// ErrChangedMeanwhile: someone else (the client, usually) kept
+	// writing the file while ctxkeep edited it, every time it tried.
+	ErrChangedMeanwhile = errors.New("changed while ctxkeep was editing it; run the command again")
+	// ErrReadOnly: the file has no write permission; ctxkeep takes that
+	// as the user's wish that it stays as it is.
+	ErrReadOnly = errors.New("is read-only")
+	// ErrDanglingLink: the file is a symbolic link to nothing.
+	ErrDanglingLink = errors.New("is a symbolic link to a file that does not exist")
+)
+
+// Edits of one file: ctxkeep's own are serialized by the client's lock
+// (lockStale, lockWait), and one that finds the file changed under it
+// starts again from the new content, up to editAttempts times.
+const (
+	editAttempts = 5
+	// lockStale is the client's: a lock folder not refreshed for this
+	// long belongs to a process that died (Claude Code 2.1.330 takes its
+	// user settings' lock with stale: 10000).
+	lockStale = 10 * time.Second
+	// lockWait outlasts lockStale, so that a dead holder's lock is
+	// always taken over before ctxkeep gives up.
+	lockWait = lockStale + 5*time.Second
+)
+
 // ApplyFile runs edit (AddHooks or RemoveHooks, typically) on the content
 // of the file at path, a missing file reading as empty. When the content
 // changes, the previous content is first saved next to path as
@@ -45,6 +73,15 @@ const (
 // repository, the file it points to is replaced and the link stays; the
 // backup goes beside the link, where it cannot be committed by mistake.
 //
+// The file may be written by others meanwhile: Claude Code rewrites its
+// settings (an "always allow", /model). So the edit runs under the lock
+// the client takes for its user settings (the folder path.lock), and the
+// file is read again just before the rename: if it changed since it was
+// read (content, size, time or inode), nothing is replaced and the edit
+// starts again from the new content; after editAttempts tries, the error
+// wraps ErrChangedMeanwhile. A read-only file (ErrReadOnly) and a link to
+// nothing (ErrDanglingLink) are refused: the user set them up that way.
+//
 // If edit fails, nothing is written and the error names the file.
 func ApplyFile(path string, edit func([]byte) ([]byte, bool, error), opt ApplyOptions) (ApplyResult, error) {
 	res := ApplyResult{Path: path}
@@ -52,46 +89,111 @@ func ApplyFile(path string, edit func([]byte) ([]byte, bool, error), opt ApplyOp
 	if err != nil {
 		return res, err
 	}
-	old, info, err := readIfExists(target)
-	if err != nil {
+	// A first look without the lock: a file that needs no change, or
+	// cannot be edited, is not touched at all.
+	was, out, changed, err := editFile(path, target, edit)
+	if err != nil || !changed {
 		return res, err
 	}
-	out, changed, err := edit(old)
+	res.Changed, res.Created = true, !was.exists()
+	if opt.DryRun {
+		res.Diff = linediff.Unified(path, path+" (after)", was.data, out, 3)
+		return res, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(target), settingsDirPerm); err != nil {
+		return res, err
+	}
+	release, err := fsx.LockFolder(path+".lock", lockStale, lockWait)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", path, err)
 	}
-	if !changed {
-		return res, nil
-	}
-	res.Changed, res.Created = true, info == nil
-	if opt.DryRun {
-		res.Diff = linediff.Unified(path, path+" (after)", old, out, 3)
-		return res, nil
-	}
-
-	perm := newSettingsPerm
-	if info != nil {
-		perm = info.Mode().Perm()
-		if res.Backup, err = backup(path, old, perm, opt.Now); err != nil {
+	defer release()
+	for range editAttempts {
+		if was, out, changed, err = editFile(path, target, edit); err != nil || !changed {
+			return ApplyResult{Path: path}, err
+		}
+		res.Changed, res.Created = true, !was.exists()
+		if res.Backup, err = replaceChecked(path, target, was, out, opt); !errors.Is(err, errChanged) {
 			return res, err
 		}
-	} else if err := os.MkdirAll(filepath.Dir(target), settingsDirPerm); err != nil {
-		return res, err
 	}
-	if err := fsx.WriteFileAtomic(target, out, perm); err != nil {
-		return res, fmt.Errorf("replacing %s: %w", path, err)
-	}
-	return res, nil
+	return res, fmt.Errorf("%s %w", path, ErrChangedMeanwhile)
 }
 
-// resolveSymlink follows path while it is a symbolic link, even a dangling
-// one, and returns the path of the file itself. A relative link is joined
-// to its folder without cleaning, so that ".." is resolved by the system
-// through any linked folder, as it would be when opening the link.
+// editFile reads the file at target (named path for the user) and runs
+// edit on its content.
+func editFile(path, target string, edit func([]byte) ([]byte, bool, error)) (was fileState, out []byte, changed bool, err error) {
+	if was, err = readState(target); err == nil {
+		err = was.editable(path)
+	}
+	if err != nil {
+		return was, nil, false, err
+	}
+	if out, changed, err = edit(was.data); err != nil {
+		return was, nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	return was, out, changed, nil
+}
+
+// errChanged calls a replacement off: the file is not as it was read.
+var errChanged = errors.New("changed since it was read")
+
+// replaceChecked backs up what was read (unless opt.NoBackup) and puts out in its
+// place, if the file is still what was read when the new content is
+// ready: otherwise it returns errChanged, having written nothing (the
+// backup it made is taken back).
+func replaceChecked(path, target string, was fileState, out []byte, opt ApplyOptions) (string, error) {
+	perm := newSettingsPerm
+	var saved string
+	if was.exists() {
+		perm = was.info.Mode().Perm()
+		if !opt.NoBackup {
+			var err error
+			if saved, err = backup(path, was.data, perm, opt.Now); err != nil {
+				return "", err
+			}
+		}
+	}
+	err := fsx.WriteAtomicChecked(target, perm, func(w io.Writer) error {
+		_, err := w.Write(out)
+		return err
+	}, func(*os.File) error {
+		now, err := readState(target)
+		if err != nil {
+			return err
+		}
+		if !now.same(was) {
+			return errChanged
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errChanged):
+		if saved != "" {
+			os.Remove(saved)
+		}
+		return "", err
+	case err != nil:
+		return saved, fmt.Errorf("replacing %s: %w", path, err)
+	}
+	return saved, nil
+}
+
+// resolveSymlink follows path while it is a symbolic link and returns the
+// path of the file itself, or ErrDanglingLink when the last link points to
+// nothing: creating a file at the end of a link nobody maintains (a
+// dotfiles checkout that moved, /nonexistent) is never what the user
+// wants. A relative link is joined to its folder without cleaning, so that
+// ".." is resolved by the system through any linked folder, as it would be
+// when opening the link.
 func resolveSymlink(path string) (string, error) {
+	name := path
 	for range 40 { // the usual limit on links in a row
 		info, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
+			if path != name {
+				return "", fmt.Errorf("%s %w (%s): create that file or remove the link, then run the command again", name, ErrDanglingLink, path)
+			}
 			return path, nil
 		}
 		if err != nil {
@@ -112,29 +214,59 @@ func resolveSymlink(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
-// readIfExists returns the content and mode of the file at path, or nil
-// and a nil FileInfo when there is none.
-func readIfExists(path string) ([]byte, fs.FileInfo, error) {
+// fileState is a file as read: its content and what identifies the
+// version read. A missing file has a nil info.
+type fileState struct {
+	data []byte
+	info fs.FileInfo
+}
+
+func (s fileState) exists() bool { return s.info != nil }
+
+// same reports whether s and t are the same version of a file: both
+// missing, or the same content in the same inode with the same size and
+// modification time (a writer that renames a copy over the file changes
+// the inode even when it writes the same bytes).
+func (s fileState) same(t fileState) bool {
+	if !s.exists() || !t.exists() {
+		return s.exists() == t.exists()
+	}
+	return os.SameFile(s.info, t.info) && s.info.Size() == t.info.Size() &&
+		s.info.ModTime().Equal(t.info.ModTime()) && bytes.Equal(s.data, t.data)
+}
+
+// editable refuses a file ctxkeep must not replace: one without write
+// permission. path is the name the user knows it by.
+func (s fileState) editable(path string) error {
+	if s.exists() && s.info.Mode().Perm()&0o200 == 0 {
+		return fmt.Errorf("%s %w (mode %04o): ctxkeep leaves it as it is; make it writable (chmod u+w) to let ctxkeep edit it, or make the change by hand", path, ErrReadOnly, s.info.Mode().Perm())
+	}
+	return nil
+}
+
+// readState reads the file at path, or returns a missing state when there
+// is none.
+func readState(path string) (fileState, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return fileState{}, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return fileState{}, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return fileState{}, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: not a regular file", path)
+		return fileState{}, fmt.Errorf("%s: not a regular file", path)
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {
-		return nil, nil, err
+		return fileState{}, err
 	}
-	return data, info, nil
+	return fileState{data: data, info: info}, nil
 }
 
 // backup saves data next to path under a name with the time in it. A name

@@ -167,21 +167,164 @@ func TestApplyFileWritesThroughSymlink(t *testing.T) {
 	}
 }
 
-func TestApplyFileCreatesDanglingSymlinkTarget(t *testing.T) {
+// A link to nothing is refused, and nothing is created at its end: the
+// link is the user's set-up (a dotfiles checkout that moved), not a place
+// to make a settings file appear.
+func TestApplyFileRefusesDanglingSymlink(t *testing.T) {
 	root := t.TempDir()
 	link := filepath.Join(root, "settings.json")
-	target := filepath.Join(root, "repo", "settings.json")
+	target := filepath.Join(root, "nonexistent", "settings.json")
 	if err := os.Symlink(target, link); err != nil {
 		t.Skip("symlinks unavailable:", err)
 	}
-	res, err := ApplyFile(link, install, ApplyOptions{})
+	before := listDir(t, root)
+	for _, dry := range []bool{false, true} {
+		_, err := ApplyFile(link, install, ApplyOptions{DryRun: dry})
+		if !errors.Is(err, ErrDanglingLink) || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), target) {
+			t.Errorf("dry run %v: error %v, want ErrDanglingLink naming the link and its target", dry, err)
+		}
+	}
+	if after := listDir(t, root); !maps.Equal(before, after) {
+		t.Errorf("folder changed:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// A read-only file is the user's way of saying "leave it": refused, with
+// the way to allow the edit, and left as it was.
+func TestApplyFileRefusesReadOnlyFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	writeFile(t, path, userSettings, 0o444)
+	before := listDir(t, dir)
+	_, err := ApplyFile(path, install, ApplyOptions{Now: testNow})
+	if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "chmod u+w") {
+		t.Errorf("error %v, want ErrReadOnly naming the file and the way out", err)
+	}
+	if after := listDir(t, dir); !maps.Equal(before, after) {
+		t.Errorf("folder changed:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// A write that lands between ctxkeep's read and its rename is found just
+// before the rename: the edit starts again from the new content, so the
+// other writer's change is kept, and ctxkeep's too.
+func TestApplyFileStartsAgainWhenTheFileChanged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, userSettings, 0o600)
+	other := clientWriter{path: path} // no lock: as the client writes project settings
+	calls := 0
+	res, err := ApplyFile(path, func(b []byte) ([]byte, bool, error) {
+		calls++
+		if calls == 2 { // after the look without the lock: the locked edit
+			if err := other.add("writer-during-edit"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return install(b)
+	}, ApplyOptions{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Created {
-		t.Errorf("result %+v, want created", res)
+	if calls != 3 || writerKeys(t, path) != 1 {
+		t.Errorf("%d edits, writer's key kept: %v; want 3 edits and the key kept", calls, writerKeys(t, path) == 1)
 	}
-	assertFile(t, target, installed, 0o600)
+	data, _ := os.ReadFile(path)
+	if found, _ := FindHooks(data); len(found) != len(testReg.Hooks) {
+		t.Errorf("ctxkeep's hooks: %d, want %d", len(found), len(testReg.Hooks))
+	}
+	// The one backup is of what the final edit replaced: the other
+	// writer's version.
+	backups, _ := filepath.Glob(path + ".ctxkeep-backup-*")
+	if len(backups) != 1 || backups[0] != res.Backup {
+		t.Fatalf("backups %v, reported %q", backups, res.Backup)
+	}
+	if b, _ := os.ReadFile(res.Backup); !strings.Contains(string(b), "writer-during-edit") {
+		t.Errorf("the backup is not the version replaced:\n%s", b)
+	}
+}
+
+// A file that changes under every try is given up on, with an error that
+// says so, and what the other writer wrote last is what stays.
+func TestApplyFileGivesUpOnAFileThatKeepsChanging(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	writeFile(t, path, userSettings, 0o600)
+	other := clientWriter{path: path}
+	n := 0
+	_, err := ApplyFile(path, func(b []byte) ([]byte, bool, error) {
+		n++
+		if err := other.add(fmt.Sprint("writer-", n)); err != nil {
+			t.Fatal(err)
+		}
+		return install(b)
+	}, ApplyOptions{Now: testNow})
+	if !errors.Is(err, ErrChangedMeanwhile) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("error %v, want ErrChangedMeanwhile naming the file", err)
+	}
+	if got := writerKeys(t, path); got != n {
+		t.Errorf("the file holds %d of the writer's %d keys", got, n)
+	}
+	data, _ := os.ReadFile(path)
+	if found, _ := FindHooks(data); len(found) != 0 {
+		t.Errorf("ctxkeep's hooks were written: %v", found)
+	}
+	if m, _ := filepath.Glob(path + ".ctxkeep-backup-*"); len(m) != 0 {
+		t.Errorf("backups left behind: %v", m)
+	}
+	if _, err := os.Stat(path + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock was not released: %v", err)
+	}
+}
+
+// ctxkeep waits for the client's lock, and reads the file only once it has
+// it: what the holder wrote is kept.
+func TestApplyFileWaitsForTheClientsLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, userSettings, 0o600)
+	lock := path + ".lock"
+	if err := os.Mkdir(lock, 0o755); err != nil { // the client holds it
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := ApplyFile(path, install, ApplyOptions{Now: testNow})
+		done <- err
+	}()
+	// The holder writes while ctxkeep waits (or has not started yet:
+	// either way ctxkeep cannot have read the file), then lets go.
+	if err := (clientWriter{path: path}).add("writer-holding-the-lock"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if writerKeys(t, path) != 1 {
+		t.Error("the lock holder's write was lost")
+	}
+}
+
+// A lock left by a process that died (not refreshed for longer than the
+// client's stale time) is taken over, then removed.
+func TestApplyFileTakesOverAnAbandonedLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	lock := path + ".lock"
+	if err := os.Mkdir(lock, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ApplyFile(path, install, ApplyOptions{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	assertFile(t, path, installed, 0o600)
+	if _, err := os.Stat(lock); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the lock is still there: %v", err)
+	}
 }
 
 func writeFile(t *testing.T, path, content string, perm fs.FileMode) {

@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,6 +65,9 @@ func WritePlugin(dir string, reg Registration, version string) ([]string, error)
 	return written, nil
 }
 
+// writeJSONFile writes one of the plugin's files the way settings are
+// edited (ApplyFile: locked, checked before the rename, no dangling link
+// or read-only file replaced), without a backup: the file is ctxkeep's.
 func writeJSONFile(path string, doc any) error {
 	data, err := format(rawjson.Encode(doc), false)
 	if err != nil {
@@ -72,7 +76,10 @@ func writeJSONFile(path string, doc any) error {
 	if err := fsx.MkdirPrivate(filepath.Dir(path)); err != nil {
 		return err
 	}
-	return fsx.WriteFileAtomic(path, data, fsx.FilePerm)
+	_, err = ApplyFile(path, func(old []byte) ([]byte, bool, error) {
+		return data, !bytes.Equal(old, data), nil
+	}, ApplyOptions{NoBackup: true})
+	return err
 }
 
 // checkPluginIsOurs refuses a folder where ctxkeep would overwrite files it

@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -95,5 +96,38 @@ func TestWritePluginRefusesOtherFiles(t *testing.T) {
 func TestWritePluginRejectsBadRegistration(t *testing.T) {
 	if _, err := WritePlugin(t.TempDir(), Registration{Command: "other hook"}, "1"); err == nil {
 		t.Error("WritePlugin accepted a command that is not ctxkeep's")
+	}
+}
+
+// The plugin's files are written as settings are: a read-only one or a
+// link to nothing is refused rather than replaced.
+func TestWritePluginRefusesReadOnlyAndDanglingFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "plugin")
+	if _, err := WritePlugin(dir, testReg, "1.0.0"); err != nil {
+		t.Fatal(err)
+	}
+	hooks := filepath.Join(dir, "hooks", "hooks.json")
+	if err := os.Chmod(hooks, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(hooks)
+	reg := testReg
+	reg.Hooks = reg.Hooks[:1]
+	if _, err := WritePlugin(dir, reg, "1.0.1"); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("read-only hooks.json: error %v, want ErrReadOnly", err)
+	}
+	if after, _ := os.ReadFile(hooks); string(after) != string(before) {
+		t.Error("the read-only hooks.json was replaced")
+	}
+
+	os.Remove(hooks)
+	if err := os.Symlink(filepath.Join(dir, "gone", "hooks.json"), hooks); err != nil {
+		t.Skip("symlinks unavailable:", err)
+	}
+	if _, err := WritePlugin(dir, reg, "1.0.1"); !errors.Is(err, ErrDanglingLink) {
+		t.Errorf("dangling hooks.json: error %v, want ErrDanglingLink", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gone")); err == nil {
+		t.Error("a folder was created at the end of the link")
 	}
 }

@@ -29,6 +29,7 @@ type Config struct {
 	Wrapper   Wrapper
 	Watch     Watch
 	Keep      Keep
+	Privacy   Privacy
 
 	// Window is the context window in tokens by model id (a prefix);
 	// "default" covers the rest.
@@ -64,6 +65,17 @@ type Keep struct {
 	RecallOnPrompt bool          // recall archived turns on each prompt
 	RecallMinScore int           // the BM25 score a turn needs to be recalled
 	RecallBudget   int           // characters recalled on a prompt
+}
+
+// Privacy says where secrets found in outputs and prompts are replaced by
+// markers (internal/redact).
+type Privacy struct {
+	// Redact: in views, the full-text index, search snippets, restore
+	// blocks and anything that leaves the machine.
+	Redact bool
+	// RedactStore: in the stored output and its readable copy too, which
+	// then no longer hold the exact original.
+	RedactStore bool
 }
 
 // Retention says how long unpinned stored outputs are kept.

@@ -31,6 +31,20 @@ func TestDefaults(t *testing.T) {
 	if c.Disable {
 		t.Error("disabled by default")
 	}
+	if c.Privacy != (Privacy{Redact: true}) {
+		t.Errorf("privacy = %+v, want secrets redacted everywhere but in the store", c.Privacy)
+	}
+}
+
+func TestPrivacyKeys(t *testing.T) {
+	user := write(t, "config.toml", "[privacy]\nredact_store = true\n")
+	c, _, err := Load(Files{User: user}, []string{"CTXKEEP_PRIVACY_REDACT=false"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Privacy != (Privacy{Redact: false, RedactStore: true}) {
+		t.Errorf("privacy = %+v", c.Privacy)
+	}
 }
 
 func write(t *testing.T, name, body string) string {

@@ -131,6 +131,13 @@ var settings = []setting{
 		doc:   "characters injected after compaction (the client inlines up to 10000)",
 		apply: func(c *Config, v int64) { c.Restore.Budget = int(v) }},
 
+	{key: "privacy.redact", kind: boolKind, def: "true", max: 1,
+		doc:   "replace secrets (API keys, tokens, private keys, URL passwords) by [redacted:KIND] in what the model sees, what is indexed and searched, and what is restored",
+		apply: func(c *Config, v int64) { c.Privacy.Redact = v != 0 }},
+	{key: "privacy.redact_store", kind: boolKind, def: "false", max: 1,
+		doc:   "also store the redacted text: the stored output and its readable copy lose the secrets (and so are no longer exact)",
+		apply: func(c *Config, v int64) { c.Privacy.RedactStore = v != 0 }},
+
 	{key: "watch.enabled", kind: boolKind, def: "true", max: 1,
 		doc:   "warn the model and the user as the context nears auto-compaction",
 		apply: func(c *Config, v int64) { c.Watch.Enabled = v != 0 }},

@@ -35,12 +35,24 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 // WriteAtomic is WriteFileAtomic for content produced by a writer function,
 // so large content can be streamed (compressed blobs) rather than buffered.
 func WriteAtomic(path string, perm os.FileMode, write func(io.Writer) error) error {
-	return viaTemp(path, perm, true, write)
+	return viaTemp(path, perm, true, write, nil)
+}
+
+// WriteAtomicChecked is WriteAtomic with a last word before the rename:
+// once the new content is written and synced, check runs with the
+// temporary file still open, and an error from it abandons the
+// replacement (path is left as it is, the temporary file removed). It is
+// for files someone else may write meanwhile: check compares the file with
+// what was read, or appends what was added to it since (syncing what it
+// writes itself), as close to the rename as can be.
+func WriteAtomicChecked(path string, perm os.FileMode, write func(io.Writer) error, check func(tmp *os.File) error) error {
+	return viaTemp(path, perm, true, write, check)
 }
 
 // viaTemp writes a temporary file in path's folder and renames it over
-// path; with durable, it syncs the file before and the folder after.
-func viaTemp(path string, perm os.FileMode, durable bool, write func(io.Writer) error) (err error) {
+// path; with durable, it syncs the file before and the folder after. A
+// non-nil check runs just before the rename and may call it off.
+func viaTemp(path string, perm os.FileMode, durable bool, write func(io.Writer) error, check func(*os.File) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -64,6 +76,11 @@ func viaTemp(path string, perm os.FileMode, durable bool, write func(io.Writer) 
 			return err
 		}
 	}
+	if check != nil {
+		if err = check(f); err != nil {
+			return err
+		}
+	}
 	if err = f.Close(); err != nil {
 		return err
 	}
@@ -84,7 +101,7 @@ func WriteFileReplace(path string, data []byte, perm os.FileMode) error {
 	return viaTemp(path, perm, false, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	})
+	}, nil)
 }
 
 // SyncDir fsyncs a folder so that entries created, renamed or removed in it

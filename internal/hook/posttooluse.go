@@ -11,6 +11,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
@@ -102,7 +103,7 @@ func exitStatus(tool string) int {
 
 func viewBudget(c *Call) swap.Budget {
 	v := c.Config.View
-	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns}
+	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
 }
 
 // putOutput stores the original durably and indexes it, and returns its
@@ -115,6 +116,13 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 		return "", err
 	}
 	it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
+	if c.Config.Privacy.RedactStore {
+		it.Text = redact.String(it.Text) // the blob and the copy keep no secret either
+	}
+	input := it.Input
+	if c.Config.Privacy.Redact {
+		input = redact.String(input) // listed, restored and searched
+	}
 	var staged store.Staged
 	var putErr, copyErr error
 	var wg sync.WaitGroup
@@ -133,7 +141,7 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	}
 	e := ctxkeep.Entry{
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,
-		Tool: it.Tool, Input: it.Input, Chars: stats.Chars, Lines: stats.Lines, ViewChars: stats.ViewChars,
+		Tool: it.Tool, Input: input, Chars: stats.Chars, Lines: stats.Lines, ViewChars: stats.ViewChars,
 		Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath, Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
 	}
 	if it.Exit != swap.NoExit {

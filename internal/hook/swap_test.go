@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -236,5 +237,43 @@ func TestOneProjectPerCall(t *testing.T) {
 	data, err := os.ReadFile(f.dirs().Learned())
 	if err != nil || !strings.Contains(string(data), strconv.Quote(repo)) || strings.Contains(string(data), strconv.Quote(sub)) {
 		t.Fatalf("learned for another project than %s: %s (%v)", repo, data, err)
+	}
+}
+
+// Planted secrets: the view, the entry's call (listed, restored, searched)
+// hold markers; the store keeps the exact bytes unless
+// privacy.redact_store says otherwise.
+func TestSecretsAreRedactedOutsideTheStore(t *testing.T) {
+	for _, redactStore := range []bool{false, true} {
+		f := newSwapFixture(t)
+		if redactStore {
+			f.vars["CTXKEEP_PRIVACY_REDACT_STORE"] = "true"
+		}
+		command := "curl -H 'Authorization: token " + redacttest.GitHubToken + "' https://api.github.com/x"
+		output := strings.Repeat("line of a long build log\n", 400) + "AWS_ACCESS_KEY_ID=" + redacttest.AWSKeyID + "\n" + redacttest.PEM + "\n"
+		reply := f.post("Bash", map[string]any{"command": command}, bash(output))
+		if reply == nil {
+			t.Fatalf("no reply; log: %s", f.log())
+		}
+		view := string(reply["updatedToolOutput"])
+		for _, secret := range []string{redacttest.GitHubToken, redacttest.AWSKeyID, redacttest.PEMBody} {
+			if strings.Contains(view, secret) {
+				t.Errorf("the view shows a secret: %s", secret)
+			}
+		}
+		es := f.entries()
+		if len(es) != 1 || strings.Contains(es[0].Input, redacttest.GitHubToken) || !strings.Contains(es[0].Input, "[redacted:") {
+			t.Fatalf("the entry's call keeps the token: %+v", es)
+		}
+		data, err := f.openStore(t, store.Existing).Open(context.Background(), es[0].Hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if exact := string(data) == output; exact == redactStore {
+			t.Errorf("redact_store=%t: the stored bytes are exact: %t", redactStore, exact)
+		}
+		if redactStore && strings.Contains(string(data), redacttest.AWSKeyID) {
+			t.Error("redact_store=true, and the blob holds the key")
+		}
 	}
 }

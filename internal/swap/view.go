@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -30,11 +31,15 @@ type Item struct {
 	FilePath string // for Read: the file that was read
 }
 
-// Budget bounds a view (config.View).
+// Budget bounds a view (config.View) and says what it may show.
 type Budget struct {
 	Chars    int // the whole view
 	Summary  int // the tool-specific summary
 	KeyLines int // failure lines shown before counting the rest
+	// KeepSecrets shows secrets as they are (privacy.redact = false). By
+	// default a view shows [redacted:KIND] in their place, in the output
+	// and in the call: the model needs neither.
+	KeepSecrets bool
 }
 
 // maxLine is how much of one output line a view shows.
@@ -56,9 +61,17 @@ type Stats struct {
 // in order of importance: what it is and how to get it back, then
 // failures, the tool's summary, the tail, the head.
 func View(it Item, b Budget) (string, Stats) {
+	st := Stats{Chars: utf8.RuneCountInString(it.Text), Binary: IsBinary(it.Text)}
+	length := len(it.Text)
+	if !b.KeepSecrets { // the figures are the original's; redaction keeps the line count
+		it.Input = redact.String(it.Input)
+		if !st.Binary {
+			it.Text = redact.String(it.Text)
+		}
+	}
 	lines := splitLines(it.Text)
-	st := Stats{Chars: utf8.RuneCountInString(it.Text), Lines: len(lines), Binary: IsBinary(it.Text)}
-	head := header(it, st)
+	st.Lines = len(lines)
+	head := header(it, st, length)
 	foot := footer(it)
 	room := b.Chars - len(head) - len(foot)
 	var body []string
@@ -91,8 +104,9 @@ func bodySections(it Item, lines []string, b Budget, room *int) (out []string, f
 	return out, failures, listed
 }
 
-func header(it Item, st Stats) string {
-	size := fmt.Sprintf("%s chars, %s lines, ~%s tokens", commas(st.Chars), commas(st.Lines), tokens(len(it.Text)))
+// header says what the output is and how big (length: in bytes).
+func header(it Item, st Stats, length int) string {
+	size := fmt.Sprintf("%s chars, %s lines, ~%s tokens", commas(st.Chars), commas(st.Lines), tokens(length))
 	exit := ""
 	if it.Exit != NoExit {
 		exit = fmt.Sprintf("; exit status %d", it.Exit)
