@@ -57,7 +57,7 @@ var openerPhrases = []string{
 	"Segmentation fault", "segmentation fault", "core dumped", "undefined reference",
 	": No such file or directory", "] No such file or directory", ": command not found", "command not found: ",
 	": Permission denied", "] Permission denied", ": permission denied",
-	"returned non-zero", "non-zero exit", "BUILD FAILED", "BUILD FAILURE", " failed with ",
+	"returned non-zero", "BUILD FAILED", "BUILD FAILURE", " failed with ",
 	": error:", ": error TS", " - error TS", ": fatal error:", "... FAILED", "panicked at",
 }
 

@@ -1,8 +1,9 @@
 // Package swap decides which tool outputs leave the model's context and
 // builds the compact view the model sees in their place: what was called,
-// how big the output is, a summary made for the tool, every line that
-// signals a failure (up to a cap, with the count of the rest), the head and
-// the tail, and the exact way to get any part of the original back.
+// how big the output is, a summary made for the tool, every failure with
+// the lines that give its cause (up to a cap, with the count of the rest),
+// the head and the tail, and the exact way to get any part of the original
+// back.
 //
 // Everything here is pure: no files, no clock. The hook stores the
 // original first and only then shows the view.
@@ -33,7 +34,7 @@ type Item struct {
 type Budget struct {
 	Chars    int // the whole view
 	Summary  int // the tool-specific summary
-	KeyLines int // failure lines shown before counting the rest
+	KeyLines int // failure lines (markers and causes) shown before counting the rest
 }
 
 // maxLine is how much of one output line a view shows.
@@ -43,7 +44,7 @@ const maxLine = 160
 type Stats struct {
 	Chars     int    // characters of the original
 	Lines     int    // lines of the original
-	Failures  int    // lines that signal a failure
+	Failures  int    // lines of failures: their markers and causes
 	Shown     int    // of those, listed in the view
 	Binary    bool   // the output is binary data
 	Brief     string // one line, for inventories
