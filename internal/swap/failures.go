@@ -131,8 +131,9 @@ const (
 
 // scan is one output being read for failures.
 type scan struct {
-	lines []string
-	kinds []marker // what each line starts; claimed once it is a cause
+	lines   []string
+	kinds   []marker // what each line starts; claimed once it is a cause
+	scratch causes   // the causes of the failure being read
 }
 
 // findFailures is Failures for text already split into lines. The marker
@@ -140,22 +141,26 @@ type scan struct {
 // for only near markers.
 func findFailures(text string, lines []string, max int) (fs []Failure, c Count) {
 	s := &scan{lines: lines, kinds: make([]marker, len(lines))}
+	s.scratch.s = s
 	for i, ok := range candidates(text, lines) {
 		if ok {
 			s.kinds[i] = classify(lines[i])
 		}
 	}
-	above := s.goTestLogs()
+	var above map[int]*causes
+	if strings.Contains(text, "=== RUN") { // go test -v: a test's log comes before its "--- FAIL"
+		above = s.goTestLogs()
+	}
 	for i := range s.kinds {
 		k := s.kinds[i] // read each time: the failures before may have claimed it
 		if k == noMarker || k == claimed {
 			continue
 		}
-		f := s.failure(i, k, above[i])
+		b := s.causesOf(i, k, above[i])
 		c.Failures++
-		c.Lines += 1 + len(f.Causes)
+		c.Lines += 1 + len(b.lines)
 		if max < 0 || len(fs) < max {
-			fs = append(fs, f)
+			fs = append(fs, b.failure(i))
 		}
 	}
 	return fs, c
@@ -185,11 +190,26 @@ func (b *causes) add(j int, k cause) {
 
 func (b *causes) full() bool { return len(b.lines) == maxCauses }
 
-// failure builds the failure marked at line i.
-func (s *scan) failure(i int, k marker, above *causes) Failure {
-	b := above
-	if b == nil {
-		b = &causes{s: s}
+func (b *causes) reset() {
+	b.lines, b.kinds, b.wheres = b.lines[:0], b.kinds[:0], 0
+}
+
+// failure is the failure marked at line i, with these causes.
+func (b *causes) failure(i int) Failure {
+	f := Failure{Marker: b.s.line(i), first: max(slices.Index(b.kinds, why), 0)}
+	for _, j := range b.lines {
+		f.Causes = append(f.Causes, b.s.line(j))
+	}
+	return f
+}
+
+// causesOf finds the causes of the failure marked at line i (of kind k),
+// after those found above it; they are good until the next call.
+func (s *scan) causesOf(i int, k marker, above *causes) *causes {
+	b := &s.scratch
+	b.reset()
+	if above != nil {
+		b.lines, b.kinds, b.wheres = append(b.lines, above.lines...), append(b.kinds, above.kinds...), above.wheres
 	}
 	switch k {
 	case goPanic:
@@ -204,12 +224,7 @@ func (s *scan) failure(i int, k marker, above *causes) Failure {
 		}
 		s.causesIn(b, i, min(len(s.lines), i+1+span))
 	}
-	f := Failure{Marker: s.line(i)}
-	f.first = max(slices.Index(b.kinds, why), 0)
-	for _, j := range b.lines {
-		f.Causes = append(f.Causes, s.line(j))
-	}
-	return f
+	return b
 }
 
 func (s *scan) line(i int) Line { return Line{N: i + 1, Text: s.lines[i]} }
@@ -374,6 +389,9 @@ func hasFileLine(t string) bool {
 // endsBlock recognises a line that ends the block of a failure: the start
 // of another test, a passing test, a package's result, a section title.
 func endsBlock(t string) bool {
+	if t == "" || strings.IndexByte("=-oPt\xe2", t[0]) < 0 { // 0xe2 starts ✓, ✔, √ and ⎯
+		return false
+	}
 	for _, p := range []string{"=== RUN", "=== CONT", "=== NAME", "=== PAUSE", "--- PASS", "--- SKIP", "ok  ", "ok\t", "✓", "✔", "√"} {
 		if strings.HasPrefix(t, p) {
 			return true
@@ -463,14 +481,17 @@ func (s *scan) tracebackCause(b *causes, i int) {
 // failure of its own. (Without -v, the log comes after the "--- FAIL".)
 func (s *scan) goTestLogs() map[int]*causes {
 	var out map[int]*causes
+	var ranges [][2]int // of lines under the test's headings, from the closest up
+	visits := 0         // lines read above, in all: thousands of "--- FAIL" lines must not cost 200 lines each
 	for i, k := range s.kinds {
-		if k != goTest {
+		if k != goTest || visits > 4*len(s.lines)+goLogAbove {
 			continue
 		}
 		name, _ := goTestHeading(plain(s.lines[i]))
-		var ranges [][2]int
+		ranges = ranges[:0]
 		end := i
 		for j := i - 1; j >= 0 && j >= i-goLogAbove; j-- {
+			visits++
 			t := plain(s.lines[j])
 			n, run := goTestHeading(t)
 			if n == "" {
@@ -487,7 +508,8 @@ func (s *scan) goTestLogs() map[int]*causes {
 			}
 			end = j
 		}
-		b := &causes{s: s}
+		b := &s.scratch
+		b.reset()
 		for r := len(ranges) - 1; r >= 0; r-- {
 			s.causesIn(b, ranges[r][0], ranges[r][1])
 		}
@@ -495,7 +517,7 @@ func (s *scan) goTestLogs() map[int]*causes {
 			if out == nil {
 				out = map[int]*causes{}
 			}
-			out[i] = b
+			out[i] = &causes{s: s, lines: slices.Clone(b.lines), kinds: slices.Clone(b.kinds), wheres: b.wheres}
 		}
 	}
 	return out

@@ -348,3 +348,22 @@ func BenchmarkFailures1MB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFailures1MBAllFailing: the worst case, 1 MB of ExUnit failures
+// and their causes, nothing else (every line is read by the rules and
+// every block for causes).
+//
+//	go test -run '^$' -bench Failures1MB ./internal/swap
+func BenchmarkFailures1MBAllFailing(b *testing.B) {
+	var sb strings.Builder
+	for n := 1; sb.Len() < 1<<20; n++ {
+		fmt.Fprintf(&sb, "  %d) test refund %d (RefundTest)\n     test/refund_test.exs:%d\n     Assertion with == failed\n     code:  assert refund(%d) == 2000\n     left:  1999\n     right: 2000\n\n", n, n, n, n)
+	}
+	text := sb.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, n := Failures(text, 10); n.Lines != 6*n.Failures {
+			b.Fatalf("%+v", n)
+		}
+	}
+}

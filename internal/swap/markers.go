@@ -1,6 +1,7 @@
 package swap
 
 import (
+	mathbits "math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -34,12 +35,12 @@ const (
 	claimed          // not a rule's: a line already taken as the cause of a failure
 )
 
-// A rule says that lines holding anchor and matching match (on the plain
-// line: trimmed, without colour codes) are markers of a kind.
+// A rule says that lines holding one of its anchors and matching match
+// (on the plain line: trimmed, without colour codes) are markers of a kind.
 type rule struct {
-	anchor string
-	kind   marker
-	match  func(t string) bool
+	anchors []string
+	kind    marker
+	match   func(t string) bool
 }
 
 // openerPrefixes start a line that marks a failure.
@@ -73,7 +74,7 @@ var countAnchors = []string{"fail", "Fail", "FAIL", "error", "Error", "ERROR"}
 var rules = func() []rule {
 	var rs []rule
 	add := func(anchor string, kind marker, match func(string) bool) {
-		rs = append(rs, rule{anchor, kind, match})
+		rs = append(rs, rule{[]string{anchor}, kind, match})
 	}
 	add("--- FAIL", goTest, prefix("--- FAIL"))
 	add("panic:", goPanic, prefix("panic:"))
@@ -82,8 +83,7 @@ var rules = func() []rule {
 	for _, p := range messagePrefixes {
 		add(p, message, prefix(p))
 	}
-	add("Error", message, errorName)
-	add("Exception", message, errorName)
+	rs = append(rs, rule{[]string{"Error", "Exception"}, message, errorName})
 	for _, p := range openerPrefixes {
 		add(p, opener, prefix(p))
 	}
@@ -102,9 +102,7 @@ var rules = func() []rule {
 	add(".go:", opener, goCompileError)
 	add(") ", opener, numberedTest)
 	add("error", opener, eslintError)
-	for _, a := range countAnchors {
-		add(a, bare, countsFailures)
-	}
+	rs = append(rs, rule{countAnchors, bare, countsFailures})
 	return rs
 }()
 
@@ -249,16 +247,19 @@ func countsFailures(t string) bool {
 // it starts goes (only "fail" or "error" if it starts none).
 func nextNoun(t string, i int) (start, end int) {
 	for ; i+4 <= len(t); i++ {
-		stem := ""
-		switch {
-		case slices.Contains(countAnchors[:3], t[i:i+4]):
-			stem = "fail"
-		case i+5 <= len(t) && slices.Contains(countAnchors[3:], t[i:i+5]):
-			stem = "error"
+		if c := t[i] | 0x20; c != 'f' && c != 'e' {
+			continue
+		}
+		stem := 0
+		switch w := t[i:min(i+5, len(t))]; {
+		case w[:4] == "fail" || w[:4] == "Fail" || w[:4] == "FAIL":
+			stem = 4
+		case w == "error" || w == "Error" || w == "ERROR":
+			stem = 5
 		default:
 			continue
 		}
-		end := i + len(stem)
+		end := i + stem
 		for _, n := range failureNouns {
 			if len(t)-i >= len(n) && strings.EqualFold(t[i:i+len(n)], n) {
 				end = i + len(n)
@@ -351,6 +352,7 @@ func plain(line string) string {
 		return t
 	}
 	var b strings.Builder
+	b.Grow(len(t))
 	for i := 0; i < len(t); i++ {
 		if t[i] != 0x1b {
 			b.WriteByte(t[i])
@@ -376,12 +378,25 @@ func classify(line string) marker {
 	return matchRules(t, anchorsIn(t))
 }
 
-// matchRules runs on t the rules whose anchor is in a.
+// matchRules runs on t, in order, the rules one of whose anchors is in a.
 func matchRules(t string, a anchorSet) marker {
-	ra := ruleAnchorList()
-	for i, r := range rules {
-		if a.has(ra[i]) && r.match(t) {
-			return r.kind
+	tables()
+	var gated ruleSet
+	for w, bits := range a {
+		for ; bits != 0; bits &= bits - 1 {
+			k := w*64 + mathbits.TrailingZeros64(bits)
+			if k >= len(rulesOf) {
+				break // not an anchor (tests pass every bit)
+			}
+			gated[0] |= rulesOf[k][0]
+			gated[1] |= rulesOf[k][1]
+		}
+	}
+	for w, bits := range gated {
+		for ; bits != 0; bits &= bits - 1 {
+			if r := rules[w*64+mathbits.TrailingZeros64(bits)]; r.match(t) {
+				return r.kind
+			}
 		}
 	}
 	return noMarker
@@ -394,7 +409,7 @@ func matchRules(t string, a anchorSet) marker {
 // anchor its bytes do not.
 func candidates(text string, lines []string) []bool {
 	marked := make([]bool, len(lines))
-	first := anchorTable()
+	tables()
 	line := 0
 	for i := 0; i+1 < len(text) && line < len(lines); i++ {
 		c := text[i]
@@ -405,15 +420,7 @@ func candidates(text string, lines []string) []bool {
 		if !anchorPairs[uint16(c)<<8|uint16(text[i+1])] {
 			continue // no anchor starts with these two bytes: most bytes end here
 		}
-		hit := c == 0x1b || c == '\r' && text[i+1] != '\n'
-		for _, k := range first[c] {
-			if hit {
-				break
-			}
-			a := anchors[k]
-			hit = a[1] == text[i+1] && strings.HasPrefix(text[i:], a)
-		}
-		if hit {
+		if c == 0x1b || c == '\r' && text[i+1] != '\n' || startsAnchor(text[i:], scanFirst[c]) {
 			marked[line] = true
 			next := strings.IndexByte(text[i:], '\n')
 			if next < 0 {
@@ -425,18 +432,29 @@ func candidates(text string, lines []string) []bool {
 	return marked
 }
 
+// startsAnchor reports whether s (two bytes or more) starts with one of
+// the anchors ks.
+func startsAnchor(s string, ks []int) bool {
+	for _, k := range ks {
+		if a := anchors[k]; a[1] == s[1] && strings.HasPrefix(s, a) {
+			return true
+		}
+	}
+	return false
+}
+
 // anchorSet holds which anchors a line contains: bit k for anchors[k].
 type anchorSet [2]uint64
 
 // anchorsIn returns the anchors t contains.
 func anchorsIn(t string) anchorSet {
 	var s anchorSet
-	first := anchorTable()
+	tables()
 	for i := 0; i+1 < len(t); i++ {
 		if !anchorPairs[uint16(t[i])<<8|uint16(t[i+1])] {
 			continue
 		}
-		for _, k := range first[t[i]] {
+		for _, k := range allFirst[t[i]] {
 			if a := anchors[k]; a[1] == t[i+1] && strings.HasPrefix(t[i:], a) {
 				s[k/64] |= 1 << (k % 64)
 			}
@@ -445,49 +463,46 @@ func anchorsIn(t string) anchorSet {
 	return s
 }
 
-// has reports whether the set holds anchor k.
-func (s anchorSet) has(k int) bool { return s[k/64]&(1<<(k%64)) != 0 }
+// ruleSet holds rules: bit i for rules[i].
+type ruleSet [2]uint64
 
 var (
-	anchorsOnce sync.Once
-	anchors     []string
-	byFirstByte [256][]int    // indexes into anchors, by their first byte
+	tablesOnce  sync.Once
+	anchors     []string      // every rule's anchors, each once
+	rulesOf     []ruleSet     // for anchors[k], the rules it gates
+	allFirst    [256][]int    // indexes into anchors, by their first byte
+	scanFirst   [256][]int    // the same for the pre-scan: the anchors no other one is part of
 	anchorPairs [1 << 16]bool // the first two bytes of some anchor, or ESC or CR and any byte
-	ruleAnchors []int         // for rules[i], the index of an anchor its lines contain
 )
 
-// anchorTable is anchorList indexed by first byte.
-func anchorTable() *[256][]int {
-	anchorList()
-	return &byFirstByte
-}
-
-// ruleAnchorList is ruleAnchors, once built.
-func ruleAnchorList() []int {
-	anchorList()
-	return ruleAnchors
-}
-
-// anchorList is every rule's anchor, reduced to those no other one is
-// part of ("fail" makes " failed with " redundant; case matters).
-func anchorList() []string {
-	anchorsOnce.Do(func() {
-		for _, r := range rules {
-			redundant := false
-			for _, o := range rules {
-				if o.anchor != r.anchor && strings.Contains(r.anchor, o.anchor) {
-					redundant = true
-					break
+// tables builds the anchor tables. The pre-scan looks for fewer anchors
+// than the rules name: "fail" finds every line holding " failed with ";
+// the rules are then gated by the exact anchors a line holds.
+func tables() {
+	tablesOnce.Do(func() {
+		if len(rules) > 128 {
+			panic("swap: more than 128 failure rules; widen ruleSet")
+		}
+		for i, r := range rules {
+			for _, a := range r.anchors {
+				k := slices.Index(anchors, a)
+				if k < 0 {
+					k = len(anchors)
+					anchors = append(anchors, a)
+					rulesOf = append(rulesOf, ruleSet{})
+					allFirst[a[0]] = append(allFirst[a[0]], k)
+					anchorPairs[uint16(a[0])<<8|uint16(a[1])] = true
 				}
-			}
-			if a := r.anchor; !redundant && !slices.Contains(anchors, a) {
-				byFirstByte[a[0]] = append(byFirstByte[a[0]], len(anchors))
-				anchorPairs[uint16(a[0])<<8|uint16(a[1])] = true
-				anchors = append(anchors, a)
+				rulesOf[k][i/64] |= 1 << (i % 64)
 			}
 		}
 		if len(anchors) > 128 {
 			panic("swap: more than 128 failure anchors; widen anchorSet")
+		}
+		for k, a := range anchors {
+			if !slices.ContainsFunc(anchors, func(b string) bool { return b != a && strings.Contains(a, b) }) {
+				scanFirst[a[0]] = append(scanFirst[a[0]], k)
+			}
 		}
 		for c := range 256 {
 			anchorPairs[0x1b<<8|c] = true
@@ -495,9 +510,5 @@ func anchorList() []string {
 				anchorPairs['\r'<<8|c] = true
 			}
 		}
-		for _, r := range rules {
-			ruleAnchors = append(ruleAnchors, slices.IndexFunc(anchors, func(a string) bool { return strings.Contains(r.anchor, a) }))
-		}
 	})
-	return anchors
 }
