@@ -47,7 +47,7 @@ type Meta struct {
 	FilesRead     []string    `json:"files_read,omitempty"`     // distinct, in order of last use
 	FilesModified []string    `json:"files_modified,omitempty"` // distinct, in order of last use
 	Commands      []Command   `json:"commands,omitempty"`
-	Errors        []string    `json:"errors,omitempty"` // lines that signal a failure, shortened
+	Errors        []string    `json:"errors,omitempty"` // failures and their first causes, shortened
 	Decisions     []string    `json:"decisions,omitempty"`
 	Corrections   []string    `json:"corrections,omitempty"` // the user setting the model right
 	Tasks         []TaskEvent `json:"tasks,omitempty"`

@@ -31,10 +31,10 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	fs := a.flags("show")
 	fs.StringVar(&o.lines, "lines", "", "print lines `A:B` (1-based, inclusive; A: or :B for open ends)")
 	fs.StringVar(&o.grep, "grep", "", "print the lines matching the regular expression `RE`, numbered")
-	fs.IntVar(&o.context, "C", 0, "with --grep, print `N` lines of context around each match")
+	fs.IntVar(&o.context, "C", 0, "with --grep or --failures, print `N` lines of context around each line")
 	fs.IntVar(&o.head, "head", 0, "print the first `N` lines")
 	fs.IntVar(&o.tail, "tail", 0, "print the last `N` lines")
-	fs.BoolVar(&o.failures, "failures", false, "print every line that signals a failure, numbered")
+	fs.BoolVar(&o.failures, "failures", false, "print every failure with the lines that give its cause, numbered")
 	fs.BoolVar(&o.info, "info", false, "print what is known of the entry instead of its content")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -91,12 +91,7 @@ func (o showOptions) print(w io.Writer, data []byte) error {
 	case o.tail > 0:
 		return writeAll(w, lines[max(0, len(lines)-o.tail):])
 	case o.failures:
-		for i, l := range lines {
-			if swap.SignalsFailure(l) {
-				fmt.Fprintf(w, "%d:%s", i+1, withNewline(l))
-			}
-		}
-		return nil
+		return printFailures(w, lines, string(data), o.context)
 	}
 	return grepLines(w, lines, o.grep, o.context)
 }
@@ -132,24 +127,51 @@ func grepLines(w io.Writer, lines []string, expr string, context int) error {
 	if err != nil {
 		return usageErrorf("bad --grep: %v", err)
 	}
-	last := -1 // last line printed
-	for i, l := range lines {
-		if !re.MatchString(strings.TrimRight(l, "\r\n")) {
+	return printGroups(w, lines, context, func(i int) int {
+		if re.MatchString(strings.TrimRight(lines[i], "\r\n")) {
+			return 1
+		}
+		return 0
+	})
+}
+
+// printFailures prints every failure with the lines that give its cause,
+// numbered like grep -n, one failure apart from the next with "--" (and
+// -C N lines of context around each line).
+func printFailures(w io.Writer, lines []string, text string, context int) error {
+	fs, _ := swap.Failures(text, -1)
+	failure := make([]int, len(lines)) // the failure (from 1) a line belongs to, or 0
+	for k, f := range fs {
+		for _, l := range f.Lines() {
+			failure[l.N-1] = k + 1
+		}
+	}
+	return printGroups(w, lines, context, func(i int) int { return failure[i] })
+}
+
+// printGroups prints the lines group puts in a group (any number but 0)
+// as "N:line", and context as "N-line", like grep -n: "--" between lines
+// that do not follow each other, or that are of two groups.
+func printGroups(w io.Writer, lines []string, context int, group func(i int) int) error {
+	last, lastGroup := -1, 0 // the last line printed, and the group of the last line selected
+	for i := range lines {
+		g := group(i)
+		if g == 0 {
 			continue
 		}
 		from := max(0, i-context, last+1)
-		if last >= 0 && from > last+1 {
+		if last >= 0 && (from > last+1 || g != lastGroup && i > last) {
 			fmt.Fprintln(w, "--")
 		}
 		to := min(len(lines)-1, i+context)
 		for j := from; j <= to; j++ {
 			sep := "-"
-			if re.MatchString(strings.TrimRight(lines[j], "\r\n")) {
+			if group(j) != 0 {
 				sep = ":"
 			}
 			fmt.Fprintf(w, "%d%s%s", j+1, sep, withNewline(lines[j]))
 		}
-		last = to
+		last, lastGroup = to, g
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func TestDefaults(t *testing.T) {
 	if c.Limits.TotalBytes != 250_000_000 || c.Limits.HookInputBytes != 16<<20 {
 		t.Errorf("limits = %+v", c.Limits)
 	}
-	if c.View.SummaryLength != 500 || c.View.KeyPatterns != 10 {
+	if c.View.SummaryLength != 500 || c.View.KeyPatterns != 20 {
 		t.Errorf("view = %+v", c.View)
 	}
 	if c.DeadlineFor("PreCompact") != 30*time.Second || c.DeadlineFor("UserPromptSubmit") != 2*time.Second {

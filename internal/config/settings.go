@@ -88,8 +88,8 @@ var settings = []setting{
 	{key: "view.summary_length", kind: countKind, def: "500", min: 0, max: 100_000,
 		doc:   "characters of the summary inside a view",
 		apply: func(c *Config, v int64) { c.View.SummaryLength = int(v) }},
-	{key: "view.key_patterns", kind: countKind, def: "10", min: 0, max: 1000,
-		doc:   "key lines (errors, failures) a view shows before counting the rest",
+	{key: "view.key_patterns", kind: countKind, def: "20", min: 0, max: 1000,
+		doc:   "failure lines (markers and their causes) a view lists before counting the rest",
 		apply: func(c *Config, v int64) { c.View.KeyPatterns = int(v) }},
 
 	{key: "swap.enabled", kind: boolKind, def: "true", max: 1,

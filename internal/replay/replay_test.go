@@ -15,8 +15,9 @@ import (
 var spotterSessions = realdata.Spotter
 
 // TestFailureLinesSurviveInViews: for every output of the five spotter
-// sessions that the policy swaps out, the view lists its failure lines in
-// order — all of them up to the cap — and counts the rest.
+// sessions that the policy swaps out, the view lists its failures with
+// their causes in order — each marker and first cause first, up to the
+// cap — and counts the rest.
 func TestFailureLinesSurviveInViews(t *testing.T) {
 	cfg := config.Default()
 	r, err := Files(spotterSessions(t), cfg)
@@ -28,19 +29,20 @@ func TestFailureLinesSurviveInViews(t *testing.T) {
 	}
 	checked := 0
 	for _, v := range r.Views {
-		first, total := swap.FailureLines(v.Original, cfg.View.KeyPatterns)
-		if !swap.HasFailures(v.Tool) || total == 0 {
+		fs, count := swap.Failures(v.Original, cfg.View.KeyPatterns)
+		if !swap.HasFailures(v.Tool) || count.Lines == 0 {
 			continue
 		}
 		checked++
+		first := swap.KeyLines(fs, cfg.View.KeyPatterns)
 		for _, l := range first {
 			prefix := fmt.Sprintf("  L%d: %s", l.N, firstRunes(strings.TrimRight(l.Text, "\r"), 30))
 			if !strings.Contains(v.View, prefix) {
 				t.Errorf("%s %s: failure line %d missing from the view:\n%s", filepath.Base(v.Transcript), v.ToolUseID, l.N, v.View)
 			}
 		}
-		if rest := total - len(first); rest > 0 && !strings.Contains(v.View, fmt.Sprintf("… %d more:", rest)) {
-			t.Errorf("%s %s: %d failure lines, no count of the %d not shown:\n%s", filepath.Base(v.Transcript), v.ToolUseID, total, rest, v.View)
+		if rest := count.Lines - len(first); rest > 0 && !strings.Contains(v.View, fmt.Sprintf("… %d more ", rest)) {
+			t.Errorf("%s %s: %d failure lines, no count of the %d not shown:\n%s", filepath.Base(v.Transcript), v.ToolUseID, count.Lines, rest, v.View)
 		}
 		if len(v.View) > cfg.View.Budget {
 			t.Errorf("%s: view of %d bytes", v.ToolUseID, len(v.View))
