@@ -1,0 +1,18 @@
+//go:build unix
+
+package codextest
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// killGroupOnCancel runs cmd in its own process group and kills the whole
+// group when the run is cancelled, so that hooks and Bash commands the
+// client started do not outlive a timed-out run.
+func killGroupOnCancel(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
