@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/clienttest"
 )
 
 // Version is the Codex CLI release the tests are written against.
@@ -44,14 +46,10 @@ func Binary(t testing.TB) string {
 // cache (codex-hooks.md §1), or skips (fails in CI).
 func installed(t testing.TB) string {
 	t.Helper()
-	pattern := filepath.Join(repoRoot(t), ".cache", "codex", "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")
+	pattern := filepath.Join(clienttest.RepoRoot(t), ".cache", "codex", "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")
 	matches, _ := filepath.Glob(pattern)
 	if len(matches) == 0 {
-		msg := fmt.Sprintf("Codex %s is not installed: run %s, or set %s", Version, installScript, BinaryEnv)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		clienttest.Unavailable(t, "Codex %s is not installed: run %s, or set %s", Version, installScript, BinaryEnv)
 	}
 	return matches[0]
 }
@@ -69,23 +67,4 @@ func versionOf(bin string) (string, error) {
 		return "", fmt.Errorf("--version printed %q", out)
 	}
 	return fields[1], nil
-}
-
-// repoRoot walks up from the working directory to the folder holding go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }

@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep/internal/clienttest"
 	"github.com/ctxkeep/ctxkeep/internal/fakeresponses"
 )
 
@@ -174,7 +175,7 @@ func (h *Harness) TryRun(prompt string, extra ...string) *Result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
-	killGroupOnCancel(cmd)
+	clienttest.KillGroupOnCancel(cmd)
 
 	start := time.Now()
 	err := cmd.Run()
