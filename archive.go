@@ -7,6 +7,13 @@ import (
 	"time"
 )
 
+// Agents: the clients ctxkeep plugs into, as a chunk names the one its
+// session ran in.
+const (
+	AgentClaudeCode = "claude-code"
+	AgentCodex      = "codex"
+)
+
 // Kinds of chunks.
 const (
 	KindTurn    = "turn"    // one turn of the conversation
@@ -20,6 +27,7 @@ type Chunk struct {
 	SessionID string    `json:"session_id"`
 	Project   string    `json:"project"`
 	Kind      string    `json:"kind"`
+	Agent     string    `json:"agent"` // the client the session ran in: AgentClaudeCode, AgentCodex
 	Turn      int       `json:"turn"`
 	Start     time.Time `json:"start"`
 	End       time.Time `json:"end"`
@@ -106,6 +114,9 @@ type Usage struct {
 	Timestamp   time.Time // of the line the figures come from
 	// Compacted says no response has followed the last compaction yet.
 	Compacted bool
+	// Window is the context window the client recorded with the figures
+	// (Codex's model_context_window); 0 when it records none (Claude Code).
+	Window int64 `json:",omitempty"`
 }
 
 // Known reports whether the figures are known.

@@ -84,8 +84,12 @@ func (m *turnMeta) addErrors(lines []string) {
 	}
 }
 
-// exitStatus: 0 for a Bash success, N for "Exit code N", -1 otherwise.
+// exitStatus: the status the client recorded, else 0 for a Bash success,
+// N for "Exit code N", 1 for another failure.
 func exitStatus(r *transcript.ToolResult) int {
+	if r.Exit != nil {
+		return *r.Exit
+	}
 	if !r.IsError {
 		return 0
 	}
