@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -16,6 +17,7 @@ type archived struct {
 	Transcript string `json:"transcript"`
 	Session    string `json:"session_id"`
 	Project    string `json:"project"`
+	Agent      string `json:"agent"`
 	Turns      int    `json:"turns"`
 	Written    int    `json:"chunks_written"`
 	Problems   int    `json:"bad_lines"`
@@ -28,7 +30,7 @@ type archived struct {
 func runArchive(ctx context.Context, a *app, args []string) error {
 	var all, asJSON bool
 	fs := a.flags("archive")
-	fs.BoolVar(&all, "all", false, "archive every session under ~/.claude/projects")
+	fs.BoolVar(&all, "all", false, "archive every session under ~/.claude/projects and $CODEX_HOME/sessions")
 	fs.BoolVar(&asJSON, "json", false, "print what was archived as JSON")
 	paths, err := parse(fs, args)
 	if err != nil {
@@ -40,6 +42,11 @@ func runArchive(ctx context.Context, a *app, args []string) error {
 			return err
 		}
 		paths = append(paths, found...)
+		rollouts, err := a.codexTranscripts()
+		if err != nil {
+			return err
+		}
+		paths = append(paths, rollouts...)
 	}
 	if len(paths) == 0 {
 		return usageErrorf("archive needs transcripts, or --all").withHint("ctxkeep archive ~/.claude/projects/*/*.jsonl")
@@ -75,7 +82,10 @@ func runArchive(ctx context.Context, a *app, args []string) error {
 
 func archiveOne(ctx context.Context, st *store.Store, path string) archived {
 	abs, _ := filepath.Abs(path)
-	r := archived{Transcript: abs, Session: strings.TrimSuffix(filepath.Base(abs), ".jsonl")}
+	if r, ok := archiveCodex(ctx, st, abs); ok {
+		return r
+	}
+	r := archived{Transcript: abs, Session: strings.TrimSuffix(filepath.Base(abs), ".jsonl"), Agent: ctxkeep.AgentClaudeCode}
 	r.Project = projectOf(abs)
 	res, err := keep.Archive(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs})
 	if err != nil {
@@ -90,7 +100,11 @@ func (r archived) line() string {
 	if r.Error != "" {
 		return r.Transcript + ": " + r.Error
 	}
-	return fmt.Sprintf("%s: %d turns, %d chunks written, %d bad lines", r.Session, r.Turns, r.Written, r.Problems)
+	name := r.Session
+	if r.Agent == ctxkeep.AgentCodex {
+		name += " (Codex)"
+	}
+	return fmt.Sprintf("%s: %d turns, %d chunks written, %d bad lines", name, r.Turns, r.Written, r.Problems)
 }
 
 // projectOf is the working directory the session started in, from its

@@ -21,8 +21,8 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"install", "install [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]", "register ctxkeep's hooks with Claude Code and prepare the store", runInstall},
-		{"uninstall", "uninstall [--user | --project | --local] [--dry-run]", "remove ctxkeep's hooks from Claude Code's settings", runUninstall},
+		{"install", "install [--agent claude-code|codex] [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]", "register ctxkeep's hooks with Claude Code and Codex (the ones found) and prepare the store", runInstall},
+		{"uninstall", "uninstall [--agent claude-code|codex] [--user | --project | --local] [--dry-run]", "remove ctxkeep's hooks from Claude Code's settings and Codex's hooks.json", runUninstall},
 		{"doctor", "doctor [--json]", "check the binary, the hooks, the store and the log", runDoctor},
 		{"replay", "replay [TRANSCRIPT.jsonl ... | --sample] [--views] [--json]", "measure what ctxkeep would have kept out of a recorded session (default: your latest)", runReplay},
 		{"show", "show ID [--lines A:B | --grep RE [-C N] | --head N | --tail N | --failures | --info]", "print a stored tool output, or part of it, exactly", runShow},
@@ -42,7 +42,7 @@ func init() {
 		{"check", "check [--repair] [--json]", "verify the whole store (every blob's SHA-256, the index, full-text indexes); --repair fixes what it can", runCheck},
 		{"optimize", "optimize [--json]", "compact the index: merge full-text indexes, checkpoint the WAL, vacuum", runOptimize},
 		{"purge", "purge SESSION|--current [--analyze] [--dry-run] [--repair-only] [--threshold N] [--keep-thinking] [--force] [--json]", "repair a session's transcript and slim it (large results stored, thinking removed), with a backup", runPurge},
-		{"hook", "hook", "handle one Claude Code hook event (stdin JSON → stdout JSON); run by the client", nil},
+		{"hook", "hook [--agent codex]", "handle one hook event of Claude Code (or Codex) (stdin JSON → stdout JSON); run by the client", nil},
 		{"capture", "capture SPOOL RC", "store a wrapped command's output and print its view; run by the wrapper", nil},
 		{"version", "version", "print ctxkeep's version", runVersion},
 		{"help", "help [COMMAND]", "show help for ctxkeep or one command", runHelp},

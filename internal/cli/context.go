@@ -40,6 +40,9 @@ func runContext(ctx context.Context, a *app, args []string) error {
 	if len(pos) == 1 {
 		arg = pos[0]
 	}
+	if path, ok := a.findCodex(arg); ok {
+		return a.codexContext(ctx, path, o.asJSON)
+	}
 	r, err := a.contextReport(ctx, arg)
 	if err != nil {
 		return err

@@ -46,7 +46,7 @@ func runDoctor(ctx context.Context, a *app, args []string) error {
 	}
 	r := doctorReport{OK: true}
 	for _, c := range []func(context.Context) check{
-		a.checkBinary, a.checkHooks, a.checkConfig, a.checkStore, a.checkLog, a.checkClient,
+		a.checkBinary, a.checkHooks, a.checkCodex, a.checkConfig, a.checkStore, a.checkLog, a.checkClient,
 	} {
 		res := c(ctx)
 		r.OK = r.OK && res.Status != statusFail
@@ -85,6 +85,10 @@ func (a *app) checkBinary(context.Context) check {
 func (a *app) checkHooks(context.Context) check {
 	c := check{Name: "hooks"}
 	found := a.installedScopes()
+	if len(found) == 0 && a.codexInstalled() {
+		c.Status, c.Detail = statusOK, "not registered with Claude Code (Codex only, see below)"
+		return c
+	}
 	if len(found) == 0 {
 		return fail(c, "ctxkeep is not registered in any Claude Code settings file", "run `ctxkeep install`")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
@@ -49,6 +50,7 @@ func (a *app) settingsPath(scope claudecode.Scope) string {
 }
 
 type installOptions struct {
+	agent  string
 	scopes scopeFlags
 	dryRun bool
 	plugin string
@@ -62,8 +64,18 @@ func runInstall(ctx context.Context, a *app, args []string) error {
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the change to the settings file, change nothing")
 	fs.StringVar(&o.plugin, "plugin", "", "write a Claude Code plugin folder to `DIR` instead of editing settings")
 	o.status.register(fs)
+	fs.StringVar(&o.agent, "agent", "", agentFlagDoc)
 	if err := noArgs(fs, args); err != nil {
 		return err
+	}
+	claude, withCodex, err := a.installTargets(o.agent, o.scopes != (scopeFlags{}) || o.plugin != "")
+	if err != nil {
+		return err
+	}
+	if withCodex {
+		if err := a.installCodex(ctx, o.dryRun, !claude); err != nil || !claude {
+			return err
+		}
 	}
 	scope, err := o.scopes.scope()
 	if err != nil {
@@ -210,11 +222,23 @@ func clientTimeout(d time.Duration) int {
 func runUninstall(ctx context.Context, a *app, args []string) error {
 	var scopes scopeFlags
 	var dryRun bool
+	var agent string
 	fs := a.flags("uninstall")
 	scopes.register(fs)
 	fs.BoolVar(&dryRun, "dry-run", false, "print the change to the settings file, change nothing")
+	fs.StringVar(&agent, "agent", "", "the client: claude-code or codex (default: Claude Code, and Codex where ctxkeep is registered)")
 	if err := noArgs(fs, args); err != nil {
 		return err
+	}
+	switch {
+	case agent == ctxkeep.AgentCodex:
+		return a.uninstallCodex(dryRun)
+	case agent == "" && scopes == (scopeFlags{}) && a.codexInstalled():
+		if err := a.uninstallCodex(dryRun); err != nil {
+			return err
+		}
+	case agent != "" && agent != ctxkeep.AgentClaudeCode:
+		return usageErrorf("unknown agent %q: want claude-code or codex", agent)
 	}
 	scope, err := scopes.scope()
 	if err != nil {

@@ -59,7 +59,7 @@ func Main(start time.Time, p Process) int {
 	// for the call the agent pays for on every event.
 	if len(p.Args) > 0 && p.Args[0] == "hook" {
 		ignoreSIGPIPE()
-		return hook.Main(start, p.hookEnv(), p.Stdin, p.Stdout)
+		return hook.MainAgent(start, hookAgent(p.Args[1:]), p.hookEnv(), p.Stdin, p.Stdout)
 	}
 	if len(p.Args) == 3 && p.Args[0] == "capture" { // run by the wrapper, inside the agent's Bash
 		ignoreSIGPIPE()
@@ -73,6 +73,21 @@ func Main(start time.Time, p Process) int {
 	defer stop()
 	err := dispatch(ctx, &app{Process: p}, p.Args)
 	return report(p.Stderr, err)
+}
+
+// hookAgent reads the client from the hook's command line: `hook --agent
+// codex` (or --agent=codex), "" for plain `hook` (Claude Code). No flag
+// package: this is the hot path.
+func hookAgent(args []string) string {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--agent="); ok {
+			return v
+		}
+		if a == "--agent" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }
 
 func (p Process) hookEnv() ctxapp.Env {

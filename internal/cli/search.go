@@ -16,6 +16,7 @@ type searchResult struct {
 	SessionID string  `json:"session_id"`
 	Project   string  `json:"project"`
 	Kind      string  `json:"kind"`
+	Agent     string  `json:"agent"` // the client of the session: claude-code, codex
 	Turn      int     `json:"turn"`
 	When      string  `json:"when"`
 	Score     float64 `json:"score"`
@@ -66,7 +67,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	results := make([]searchResult, len(ranked))
 	for i, r := range ranked {
-		results[i] = searchResult{Key: r.Key, SessionID: r.SessionID, Project: r.Project, Kind: r.Kind, Turn: r.Turn,
+		results[i] = searchResult{Key: r.Key, SessionID: r.SessionID, Project: r.Project, Kind: r.Kind, Agent: r.Agent, Turn: r.Turn,
 			When: r.End.Local().Format("2006-01-02 15:04"), Score: r.Score, Lexical: r.Lexical, Summary: r.Summary,
 			Snippet: snippet(ctx, st, r.Chunk, q.Text)}
 	}
@@ -82,7 +83,7 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		return nil
 	}
 	for _, r := range results {
-		fmt.Fprintf(a.Stdout, "%s  session %s · %s %d · %s · score %.2f\n  %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, r.Turn, r.When, r.Score, r.Summary)
+		fmt.Fprintf(a.Stdout, "%s  session %s · %s %d · %s · score %.2f · %s\n  %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, r.Turn, r.When, r.Score, agentName(r.Agent), r.Summary)
 		if r.Snippet != "" {
 			fmt.Fprintf(a.Stdout, "  …%s…\n", r.Snippet)
 		}
@@ -118,3 +119,11 @@ func snippet(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk, query
 }
 
 func validUTF8(s string) string { return strings.ToValidUTF8(s, "") }
+
+// agentName is how people know a client.
+func agentName(agent string) string {
+	if agent == ctxkeep.AgentCodex {
+		return "Codex"
+	}
+	return "Claude Code"
+}

@@ -1,5 +1,11 @@
 package codex
 
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
 // What the hook path reads from a rollout, at the moment of a call.
 
 // ExitCode is the exit status of the shell call callID, from the rollout's
@@ -37,4 +43,16 @@ func Unsandboxed(rollout string) bool {
 		return true
 	})
 	return yes
+}
+
+// ValidRollout checks a transcript_path of a hook payload before it is
+// read: absolute, clean, and a rollout file of the session
+// (rollout-<time>-<session id>.jsonl, codex-hooks.md §8).
+func ValidRollout(path, session string) error {
+	base := filepath.Base(path)
+	if !filepath.IsAbs(path) || filepath.Clean(path) != path || !strings.HasPrefix(base, "rollout-") ||
+		!strings.HasSuffix(base, "-"+session+".jsonl") {
+		return fmt.Errorf("unexpected rollout path %q for session %s", path, session)
+	}
+	return nil
 }

@@ -86,6 +86,7 @@ type item struct {
 
 // tokenInfo is a token_count event's info.
 type tokenInfo struct {
+	Total              tokenUsage `json:"total_token_usage"` // of the whole session so far
 	Last               tokenUsage `json:"last_token_usage"`
 	ModelContextWindow int64      `json:"model_context_window"`
 }

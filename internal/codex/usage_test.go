@@ -98,3 +98,21 @@ func TestHookTimeLookups(t *testing.T) {
 		t.Error("workspace-write read as unsandboxed")
 	}
 }
+
+// The context report of a rollout: the usage at each response, the
+// compaction with the context before it, the usage now.
+func TestReadReport(t *testing.T) {
+	r, err := ReadReport("testdata/rollout_compact.trimmed.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != "01a20989-5c41-7541-b492-fbc027bbe97b" || r.CLIVersion != "0.169.0" || r.Model != "gpt-5.5" {
+		t.Errorf("meta %+v", r.Meta)
+	}
+	if len(r.Compactions) != 1 || r.Compactions[0].Before != 8050 || r.Peak != 8050 || r.Usage.Tokens != 1050 {
+		t.Errorf("report %+v", r)
+	}
+	if r.Responses != 3 || len(r.Timeline) != 3 {
+		t.Errorf("%d responses: %+v", r.Responses, r.Timeline)
+	}
+}

@@ -16,7 +16,8 @@ import (
 // Call is one hook invocation as handlers see it. Stores are opened lazily:
 // most events never touch the database.
 type Call struct {
-	*app.App // folders, project, store
+	*app.App        // folders, project, store
+	Agent    string // the client: "" for Claude Code, ctxkeep.AgentCodex
 	Event    *Event
 	Payload  []byte
 	Config   *config.Config

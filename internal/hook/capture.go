@@ -95,7 +95,7 @@ func captured(a *app.App, cfg *config.Config, spec captureSpec, rc int, text str
 	if !swap.Over(text, cfg.ThresholdFor("Bash")) {
 		return text, nil
 	}
-	c := &Call{App: a, Config: cfg, Event: spec.event(), logf: func(string, ...any) {}}
+	c := &Call{App: a, Agent: spec.Agent, Config: cfg, Event: spec.event(), logf: func(string, ...any) {}}
 	defer c.close()
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.DeadlineFor("PostToolUse"))
 	defer cancel()
@@ -105,7 +105,7 @@ func captured(a *app.App, cfg *config.Config, spec captureSpec, rc int, text str
 // swapOut stores a Bash output and returns its view; it also learns the
 // command as large.
 func (c *Call) swapOut(ctx context.Context, command, text string, rc int) (string, error) {
-	sessionDir, err := claudecode.SessionDir(c.Event.TranscriptPath, c.Event.SessionID)
+	sessionDir, err := c.sessionDir()
 	if err != nil {
 		return "", err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/store"
@@ -103,19 +104,27 @@ func exitStatus(tool string) int {
 
 func viewBudget(c *Call) swap.Budget {
 	v := c.Config.View
-	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
+	b := swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
+	if c.Agent == ctxkeep.AgentCodex {
+		b.Chars = min(b.Chars, codex.MaxHookText) // Codex cuts longer hook text
+	}
+	return b
 }
 
 // putOutput stores the original durably and indexes it, and returns its
 // view. The blob put (hash, compression, fsync), the readable copy and the
 // view are independent and run at once; the entry is committed only after
 // all three, and only after putOutput returns may the model see the view.
+// Without a sessionDir (Codex has no folder its agent reads such copies
+// from) there is no copy: the view points to `ctxkeep show`.
 func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) (string, error) {
 	st, err := c.Store()
 	if err != nil {
 		return "", err
 	}
-	it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
+	if sessionDir != "" {
+		it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
+	}
 	if c.Config.Privacy.RedactStore {
 		it.Text = redact.String(it.Text) // the blob and the copy keep no secret either
 	}
@@ -128,7 +137,12 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); staged, putErr = st.Stage([]byte(it.Text)) }()
-	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
+	go func() {
+		defer wg.Done()
+		if it.CopyPath != "" {
+			copyErr = writeCopy(it.CopyPath, it.Text)
+		}
+	}()
 	view, stats := swap.View(*it, viewBudget(c))
 	wg.Wait()
 	if putErr != nil {

@@ -39,14 +39,19 @@ type Warning struct {
 	Tokens     int64 // the context now
 	Limits     Limits
 	SwappedOut *SwappedOut // what swap kept out of this session so far; nil if unknown
+	Client     string      // the client's name; "" is Claude Code
 }
 
 // ForModel is the additionalContext of the UserPromptSubmit hook: what
 // the model can do to make the rest of the window last.
 func (w Warning) ForModel() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ctxkeep: the context is at %d%% of the point where Claude Code compacts it automatically (%s of %s tokens; window %s).",
-		w.Level, Thousands(w.Tokens), Thousands(w.Limits.reference()), Thousands(w.Limits.Window))
+	client := w.Client
+	if client == "" {
+		client = "Claude Code"
+	}
+	fmt.Fprintf(&b, "ctxkeep: the context is at %d%% of the point where %s compacts it automatically (%s of %s tokens; window %s).",
+		w.Level, client, Thousands(w.Tokens), Thousands(w.Limits.reference()), Thousands(w.Limits.Window))
 	b.WriteString(" To make the rest last: read files with offset/limit instead of whole, do not re-read what is already above, narrow searches," +
 		" and get outputs ctxkeep stored back in part (`ctxkeep show ID --grep RE`, `--lines A:B`, `--failures`) rather than whole.")
 	if w.Last {
