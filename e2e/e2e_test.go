@@ -26,11 +26,12 @@ func TestMain(m *testing.M) {
 type ctxkeep struct {
 	t   *testing.T
 	bin string
-	h   *clienttest.Harness
+	dir string   // the project
+	env []string // HOME and PATH, and CODEX_HOME for Codex
 }
 
 func newCtxkeep(t *testing.T, h *clienttest.Harness) *ctxkeep {
-	return &ctxkeep{t: t, bin: testbin.Path(t), h: h}
+	return &ctxkeep{t: t, bin: testbin.Path(t), dir: h.Project, env: []string{"HOME=" + h.Home, "PATH=" + os.Getenv("PATH")}}
 }
 
 // run runs a ctxkeep command and fails the test if it fails.
@@ -45,8 +46,8 @@ func (c *ctxkeep) run(args ...string) string {
 
 func (c *ctxkeep) try(args ...string) (stdout, stderr string, err error) {
 	cmd := exec.Command(c.bin, args...)
-	cmd.Dir = c.h.Project
-	cmd.Env = []string{"HOME=" + c.h.Home, "PATH=" + os.Getenv("PATH")}
+	cmd.Dir = c.dir
+	cmd.Env = c.env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()

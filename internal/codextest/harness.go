@@ -12,10 +12,8 @@
 package codextest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -62,30 +60,39 @@ type Harness struct {
 // (see Binary). Everything it creates is removed when the test ends.
 func New(t testing.TB) *Harness {
 	t.Helper()
-	bin := Binary(t)
 	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewAt(t, filepath.Join(root, "home"), filepath.Join(root, "home", "project"))
+}
+
+// NewAt is New with a HOME and a project folder given: those of another
+// client's harness, for sessions of both clients in one project.
+// CODEX_HOME is HOME/.codex; the project is made a git work tree, so
+// that it is the project of every folder below it.
+func NewAt(t testing.TB, home, project string) *Harness {
+	t.Helper()
+	bin := Binary(t)
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := &Harness{
 		API:       fakeresponses.Start(t),
 		Bin:       bin,
-		Home:      filepath.Join(root, "home"),
-		CodexHome: filepath.Join(root, "home", ".codex"),
-		Project:   filepath.Join(root, "home", "project"),
+		Home:      home,
+		CodexHome: filepath.Join(home, ".codex"),
+		Project:   project,
 		Timeout:   DefaultTimeout,
 		t:         t,
-		tmp:       filepath.Join(root, "tmp"),
+		tmp:       tmp,
 		vars:      map[string]string{},
 	}
-	for _, dir := range []string{h.Project, h.tmp, h.CodexHome} {
+	for _, dir := range []string{h.Project, h.CodexHome, filepath.Join(h.Project, ".git")} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-	}
-	// A project is a git work tree: ctxkeep's project is its root.
-	if err := os.Mkdir(filepath.Join(h.Project, ".git"), 0o755); err != nil {
-		t.Fatal(err)
 	}
 	t.Cleanup(h.logRequestsOnFailure)
 	return h
@@ -150,7 +157,7 @@ func (h *Harness) Run(prompt string, extra ...string) *Result {
 
 // TryRun is Run for runs that may fail. The client runs as
 //
-//	codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox EXTRA… PROMPT </dev/null
+//	codex exec --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox EXTRA… PROMPT </dev/null
 //
 // in the project folder, with an environment built from scratch. Hooks
 // only run when trusted: no --dangerously-bypass-hook-trust.
@@ -158,7 +165,7 @@ func (h *Harness) TryRun(prompt string, extra ...string) *Result {
 	h.t.Helper()
 	h.writeConfig()
 	h.runs++
-	args := append([]string{"exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"}, extra...)
+	args := append([]string{"exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"}, extra...)
 	args = append(args, prompt)
 	res := &Result{Run: h.runs, Args: args}
 	h.t.Cleanup(func() {
@@ -239,28 +246,34 @@ func (h *Harness) logRequestsOnFailure() {
 type Result struct {
 	Run       int
 	Args      []string
-	Stdout    string // --json events, one per line
-	Stderr    string // the client's transcript: "hook: PostToolUse Completed", …
+	Stdout    string // the final message
+	Stderr    string // the client's transcript: "session id: …", "hook: PostToolUse Completed", …
 	ExitCode  int
 	Duration  time.Duration
-	SessionID string // thread.started's thread_id
+	SessionID string // from the "session id:" line of the transcript
 }
 
 func (r *Result) String() string { return fmt.Sprintf("codex run #%d", r.Run) }
 
-// parse reads the session id from the --json events.
+// parse reads the session id from the transcript on stderr.
 func (r *Result) parse() {
-	sc := bufio.NewScanner(strings.NewReader(r.Stdout))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var ev struct {
-			Type     string `json:"type"`
-			ThreadID string `json:"thread_id"`
-		}
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "thread.started" && r.SessionID == "" {
-			r.SessionID = ev.ThreadID
+	for _, line := range strings.Split(r.Stderr, "\n") {
+		if id, ok := strings.CutPrefix(line, "session id: "); ok && r.SessionID == "" {
+			r.SessionID = strings.TrimSpace(id)
 		}
 	}
+}
+
+// Hooks counts the hook runs the client reported, by event and status:
+// "PostToolUse Completed", "Stop Failed", …
+func (r *Result) Hooks() map[string]int {
+	out := map[string]int{}
+	for _, line := range strings.Split(r.Stderr, "\n") {
+		if rest, ok := strings.CutPrefix(line, "hook: "); ok && strings.Contains(rest, " ") {
+			out[strings.TrimSpace(rest)]++
+		}
+	}
+	return out
 }
 
 func tail(s string, n int) string {
