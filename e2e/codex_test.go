@@ -4,13 +4,17 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep/internal/clienttest"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/codextest"
+	"github.com/ctxkeep/ctxkeep/internal/fakeapi"
 	"github.com/ctxkeep/ctxkeep/internal/fakeresponses"
 	"github.com/ctxkeep/ctxkeep/internal/testbin"
 )
@@ -190,4 +194,145 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	xs, _ := json.Marshal(x)
 	ys, _ := json.Marshal(y)
 	return string(xs) == string(ys)
+}
+
+// (b) An auto-compaction forced in the middle of a turn (a low
+// model_auto_compact_token_limit, and a response that reports a context
+// over it) ends with ctxkeep's restore block in the first request after
+// the summary, right after it: the decision the model announced before,
+// and the failing command with the cause of its failure.
+func TestCodexRestoresAfterAutoCompaction(t *testing.T) {
+	h := codextest.New(t)
+	h.Config = "model_auto_compact_token_limit = 5000"
+	ck := newCodexCtxkeep(t, h)
+	ck.run("install", "--agent", "codex")
+	writeScript(t, h.Project, "test.sh", "=== RUN   TestRefundRounding\n--- FAIL: TestRefundRounding (0.00s)\n    refund_test.go:42: got 1999 want 2000\nFAIL\n", 1)
+	const decision = "We decided to round refunds half-even, because the ledger rounds that way."
+	const summary = "CODEX-SUMMARY: the user asked to fix the refund rounding."
+	h.API.SetSummary(summary)
+	decide := fakeresponses.Say(decision)
+	decide.Items = append(decide.Items, fakeresponses.Exec("call_next", "echo checking").Items...)
+	h.API.Script(
+		fakeresponses.Exec("call_test", "./test.sh"),
+		decide.WithUsage(fakeresponses.Usage{InputTokens: 8000, OutputTokens: 50}), // over the limit: Codex compacts
+		fakeresponses.Say("done"),
+	)
+	res := h.Run("fix the refund rounding")
+	if log, _ := os.ReadFile(filepath.Join(h.Home, ".local", "state", "ctxkeep", "ctxkeep.log")); len(log) > 0 {
+		t.Logf("ctxkeep.log:\n%s", log)
+	}
+	ran := res.Hooks()
+	if ran["PreCompact Completed"] != 1 || ran["SessionStart Completed"] != 2 {
+		t.Errorf("hooks the client ran: %v", ran)
+	}
+	if h.API.Last(fakeresponses.Compaction) == nil {
+		t.Fatal("no compaction request")
+	}
+	// The first turn request after the compaction request.
+	var after *fakeresponses.Request
+	for _, r := range h.API.Requests() {
+		if r.Kind == fakeresponses.Main && r.Seq > h.API.Last(fakeresponses.Compaction).Seq {
+			after = r
+			break
+		}
+	}
+	if after == nil {
+		t.Fatal("no request after the compaction")
+	}
+	items := after.Items()
+	summaryAt, restoreAt := -1, -1
+	for i, it := range items {
+		text := it.Text()
+		switch {
+		case it.Type == "message" && it.Role == "user" && strings.Contains(text, summary):
+			summaryAt = i
+		case it.Type == "message" && it.Role == "developer" && strings.Contains(text, "ctxkeep restored this session's working state"):
+			if strings.Contains(text, summary) {
+				t.Errorf("the restore block repeats the summary as the model's reply:\n%s", text)
+			}
+			restoreAt = i
+			for _, want := range []string{"round refunds half-even", "./test.sh", "--- FAIL: TestRefundRounding", "refund_test.go:42: got 1999 want 2000"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the restore block lacks %q:\n%s", want, text)
+				}
+			}
+			if len(text) > codex.MaxHookText {
+				t.Errorf("restore block of %d bytes, over Codex's cut", len(text))
+			}
+		}
+	}
+	if summaryAt < 0 || restoreAt != summaryAt+1 {
+		t.Errorf("summary at %d, restore block at %d (want right after it) in %d items", summaryAt, restoreAt, len(items))
+	}
+	// The archive holds the turn and the client's summary, of Codex.
+	var found struct {
+		Results []struct {
+			Agent string `json:"agent"`
+			Kind  string `json:"kind"`
+		} `json:"results"`
+	}
+	ck.runJSON(&found, "search", "refund rounding")
+	if len(found.Results) == 0 || found.Results[0].Agent != "codex" {
+		t.Errorf("search: %+v", found)
+	}
+	// `ctxkeep context` tells the usage of the Codex session.
+	report := ck.run("context", res.SessionID)
+	for _, want := range []string{"session " + res.SessionID + " (Codex 0.169.0", "compactions 1", "auto-compaction at 5,000"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("context lacks %q:\n%s", want, report)
+		}
+	}
+}
+
+// (c) One archive for both clients: a Codex session's step, then a later
+// Claude Code session in the same project whose model runs `ctxkeep
+// search` and finds that step, named as Codex's. Plain install sets up
+// both clients, found on this machine by their folders.
+func TestClaudeCodeFindsACodexStep(t *testing.T) {
+	claude := clienttest.New(t)
+	cx := codextest.NewAt(t, claude.Home, claude.Project)
+	if err := os.MkdirAll(filepath.Join(claude.Home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ck := newCodexCtxkeep(t, cx)
+	out := ck.run("install")
+	if !strings.Contains(out, "found Claude Code and Codex: setting up both") || !strings.Contains(out, "(Codex)") || !strings.Contains(out, "(user settings)") {
+		t.Fatalf("install said:\n%s", out)
+	}
+
+	writeScript(t, cx.Project, "zephyr.sh", failingLog(400)+"zephyr limiter overflow at burst 512\n", 1)
+	cx.API.Script(fakeresponses.Exec("call_zephyr", "./zephyr.sh"), fakeresponses.Say("The zephyr limiter overflows at bursts of 512."))
+	codexRun := cx.Run("find why the zephyr limiter overflows")
+	entries := ck.entries(codexRun.SessionID)
+	if len(entries) != 1 {
+		t.Fatalf("the Codex session stored %d outputs", len(entries))
+	}
+
+	claude.Setenv("PATH", testbin.Dir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	claude.API.Script(fakeapi.Bash("toolu_search", "ctxkeep search zephyr burst"), fakeapi.Say("found it"))
+	claude.Run("what did we find about the zephyr limiter?")
+	found, ok := claude.API.Last(fakeapi.Main).ToolResult("toolu_search")
+	if !ok || !strings.Contains(found, "session "+codexRun.SessionID[:8]) || !strings.Contains(found, "· Codex") {
+		t.Fatalf("the Claude Code session's search gave (found %v):\n%s", ok, found)
+	}
+	var res struct {
+		Results []struct {
+			SessionID string `json:"session_id"`
+			Agent     string `json:"agent"`
+		} `json:"results"`
+	}
+	ck.runJSON(&res, "search", "zephyr", "burst")
+	agents := map[string]string{} // session → agent
+	for _, r := range res.Results {
+		agents[r.SessionID] = r.Agent
+	}
+	// Both sessions of the project, each with its client.
+	if len(agents) != 2 || agents[codexRun.SessionID] != "codex" || !slices.Contains(slices.Collect(maps.Values(agents)), "claude-code") {
+		t.Errorf("search --json: %+v", res.Results)
+	}
+	// The exact output the view stood for comes back in the Claude Code
+	// session's project as well.
+	if got := ck.run("show", entries["call_zephyr"].ID, "--grep", "zephyr"); !strings.Contains(got, "zephyr limiter overflow at burst 512") {
+		t.Errorf("show --grep: %q", got)
+	}
 }

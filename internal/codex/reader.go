@@ -30,7 +30,7 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*k
 	if err != nil {
 		return nil, err
 	}
-	b := builder{out: &keep.Read{Next: f.Next, Problems: len(f.Problems), Usage: usage}}
+	b := builder{out: &keep.Read{Next: f.Next, Problems: len(f.Problems), Usage: usage}, confirmed: map[string]bool{}}
 	for i := range f.Records {
 		r := &f.Records[i]
 		kind, p, ok := decode(r.Raw)
@@ -49,9 +49,11 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*k
 type builder struct {
 	out       *keep.Read
 	cur       *keep.Turn
-	assistant []string
+	assistant []reply
 	cwd       string
 	calls     map[string]int // the current turn's calls, by call_id
+	items     bool            // the client records items (item_completed)
+	confirmed map[string]bool // the model's messages it recorded as answers, by id
 	// task is the cursor of the last task_started line not yet followed by
 	// a prompt: a turn starts there, so that reading from its cursor again
 	// sees its turn_context (the cwd its patches are relative to).
@@ -70,6 +72,7 @@ func (b *builder) take(kind string, p *payload, r *transcript.Record) {
 		if b.cur != nil {
 			b.cur.Compacted = true
 		}
+		b.dropUnconfirmed() // the summary itself, as the model answered Codex's compaction request
 		return
 	case lineResponseItem:
 		b.responseItem(p, r)
@@ -89,7 +92,7 @@ func (b *builder) responseItem(p *payload, r *transcript.Record) {
 		case p.Role == "assistant":
 			if t := strings.TrimSpace(p.text()); t != "" {
 				b.turn(r).Turn.End = r.Timestamp
-				b.assistant = append(b.assistant, t)
+				b.assistant = append(b.assistant, reply{id: p.ID, text: t})
 			}
 		}
 	case "function_call":
@@ -108,7 +111,14 @@ func (b *builder) event(p *payload, r *transcript.Record) {
 	switch p.Type {
 	case "item_completed":
 		it := p.Item
-		if it == nil || it.Type != "CommandExecution" || it.AggregatedOutput == nil {
+		if it == nil {
+			return
+		}
+		b.items = true
+		if it.Type == "AgentMessage" {
+			b.confirmed[it.ID] = true
+		}
+		if it.Type != "CommandExecution" || it.AggregatedOutput == nil {
 			return
 		}
 		// The command's own output and status, where the function call's
@@ -169,12 +179,38 @@ func (b *builder) touch(r *transcript.Record) {
 	}
 }
 
+// reply is one message of the model.
+type reply struct{ id, text string }
+
+// dropUnconfirmed forgets the model's messages the client did not record
+// as answers (item_completed AgentMessage, written with each): the answer
+// to a compaction request is the summary, recorded as a message of the
+// model but not as an answer. A client that records no item at all (an
+// older one) has all its messages kept.
+func (b *builder) dropUnconfirmed() {
+	if !b.items {
+		return
+	}
+	kept := b.assistant[:0]
+	for _, m := range b.assistant {
+		if b.confirmed[m.id] {
+			kept = append(kept, m)
+		}
+	}
+	b.assistant = kept
+}
+
 // finish closes the current turn with the model's text.
 func (b *builder) finish() {
 	if b.cur == nil {
 		return
 	}
-	b.cur.AssistantText = strings.Join(b.assistant, "\n\n")
+	b.dropUnconfirmed()
+	texts := make([]string, len(b.assistant))
+	for i, m := range b.assistant {
+		texts[i] = m.text
+	}
+	b.cur.AssistantText = strings.Join(texts, "\n\n")
 	b.cur, b.assistant, b.calls = nil, nil, nil
 }
 

@@ -137,3 +137,12 @@ func input(c transcript.ToolCall) map[string]string {
 	json.Unmarshal(c.Input, &m)
 	return m
 }
+
+// The answer to Codex's compaction request is recorded like the model's
+// answers: it is the summary, not part of the turn's reply.
+func TestCompactionAnswerIsNotTheReply(t *testing.T) {
+	r := read(t, "rollout_compact.trimmed.jsonl", transcript.Cursor{})
+	if strings.Contains(r.Turns[0].AssistantText, "MOCK-SUMMARY") || !strings.HasPrefix(r.Turns[0].AssistantText, "Done: the command printed") {
+		t.Errorf("reply %q", r.Turns[0].AssistantText)
+	}
+}
