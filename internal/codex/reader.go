@@ -51,7 +51,7 @@ type builder struct {
 	cur       *keep.Turn
 	assistant []reply
 	cwd       string
-	calls     map[string]int // the current turn's calls, by call_id
+	calls     map[string]int  // the current turn's calls, by call_id
 	items     bool            // the client records items (item_completed)
 	confirmed map[string]bool // the model's messages it recorded as answers, by id
 	// task is the cursor of the last task_started line not yet followed by
