@@ -336,3 +336,36 @@ func TestClaudeCodeFindsACodexStep(t *testing.T) {
 		t.Errorf("show --grep: %q", got)
 	}
 }
+
+// ctxkeep's idea of where Codex compacts is the client's own: a response
+// just below the point ctxkeep computes leaves the context alone, and
+// comes back to the model with ctxkeep's warning (from the tool call's
+// PostToolUse, as a developer message); one just above it makes Codex
+// compact.
+func TestCodexThresholdIsTheClients(t *testing.T) {
+	const window = 258400 // what Codex 0.169.0 records for gpt-5.5
+	limit := codex.Thresholds(window, 0).AutoCompact
+	for _, c := range []struct {
+		tokens  int
+		compact bool
+	}{{int(limit) - 600, false}, {int(limit) + 600, true}} {
+		h := codextest.New(t)
+		ck := newCodexCtxkeep(t, h)
+		ck.run("install", "--agent", "codex")
+		h.API.Script(fakeresponses.Exec("call_1", "echo hi").WithUsage(fakeresponses.Usage{InputTokens: c.tokens, OutputTokens: 10}), fakeresponses.Say("done"))
+		h.Run("go on")
+		if compacted := h.API.Last(fakeresponses.Compaction) != nil; compacted != c.compact {
+			t.Errorf("%d tokens (ctxkeep's threshold %d): the client compacted: %t", c.tokens, limit, compacted)
+		}
+		if c.compact {
+			continue
+		}
+		warned := false
+		for _, m := range h.API.Last(fakeresponses.Main).Messages("developer") {
+			warned = warned || strings.Contains(m, "ctxkeep: the context is at 90% of the point where Codex compacts it automatically")
+		}
+		if !warned {
+			t.Errorf("%d tokens: no warning in %q", c.tokens, h.API.Last(fakeresponses.Main).Messages("developer"))
+		}
+	}
+}

@@ -19,6 +19,7 @@ const (
 	lineEventMsg     = "event_msg"
 	lineTurnContext  = "turn_context"
 	lineCompacted    = "compacted"
+	lineUsageRecord  = "token_usage_record"
 )
 
 // envelope is a rollout line's outer object.
@@ -66,6 +67,11 @@ type payload struct {
 
 	// compacted (also event_msg user_message, in older clients)
 	Message string `json:"message"`
+
+	// token_usage_record: one response's usage, written as soon as it
+	// is in (before its tool calls run; token_count comes after them)
+	ResponseID string      `json:"response_id"`
+	Usage      *tokenUsage `json:"usage"`
 }
 
 // part is one content part of a message.
@@ -171,33 +177,43 @@ func clientTag(text string) bool {
 }
 
 // takeUsage updates u with one line, in file order, as the client counts
-// the context: the last response's input plus output tokens
-// (token_count's last_token_usage), in the window it recorded with them.
-// After a compaction the client records its estimate of what is left,
-// with no input of its own; Compacted stays set until a response follows.
+// the context: the last response's input plus output tokens, in the
+// window it recorded. A response's usage is in a token_usage_record as
+// soon as it is in (what a hook sees during the response's tool calls),
+// and again in the token_count after them. After a compaction the client
+// records its estimate of what is left, with no input of its own;
+// Compacted stays set until a response follows.
 func takeUsage(u *ctxkeep.Usage, kind string, p *payload, at time.Time) {
 	switch {
 	case kind == lineTurnContext && p.Model != "":
 		u.Model = p.Model
+	case kind == lineEventMsg && p.Type == "task_started" && p.ModelContextWindow > 0:
+		u.Window = p.ModelContextWindow
 	case kind == lineCompacted:
 		*u = ctxkeep.Usage{Model: u.Model, Window: u.Window, Timestamp: at, Compacted: true}
+	case kind == lineUsageRecord && p.Usage != nil:
+		setUsage(u, *p.Usage, u.Window, p.ResponseID, at)
 	case kind == lineEventMsg && p.Type == "token_count" && p.Info != nil:
-		last := p.Info.Last
-		window := p.Info.ModelContextWindow
-		if window == 0 {
-			window = u.Window
-		}
-		total := last.TotalTokens
-		if total == 0 {
-			total = last.InputTokens + last.OutputTokens
-		}
-		if total == 0 {
-			return // nothing recorded yet
-		}
-		next := ctxkeep.Usage{Tokens: total, InputTokens: last.InputTokens, Model: u.Model, Window: window, Timestamp: at}
-		if last.InputTokens == 0 { // the estimate after a compaction
-			next.InputTokens, next.Compacted = total, true
-		}
-		*u = next
+		setUsage(u, p.Info.Last, p.Info.ModelContextWindow, u.MessageID, at)
 	}
+}
+
+// setUsage takes one response's usage (or the estimate after a
+// compaction: no input) into u.
+func setUsage(u *ctxkeep.Usage, last tokenUsage, window int64, response string, at time.Time) {
+	if window == 0 {
+		window = u.Window
+	}
+	total := last.TotalTokens
+	if total == 0 {
+		total = last.InputTokens + last.OutputTokens
+	}
+	if total == 0 {
+		return // nothing recorded yet
+	}
+	next := ctxkeep.Usage{Tokens: total, InputTokens: last.InputTokens, Model: u.Model, MessageID: response, Window: window, Timestamp: at}
+	if last.InputTokens == 0 { // the estimate after a compaction
+		next.InputTokens, next.Compacted, next.MessageID = total, true, ""
+	}
+	*u = next
 }

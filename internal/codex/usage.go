@@ -19,12 +19,18 @@ type Usage struct{}
 
 var _ watch.Dialect = Usage{}
 
-// MayMatter: only token counts, compactions and turn contexts set the
-// usage.
+// MayMatter: only usage records, token counts, compactions, turn
+// contexts and task starts set the usage.
 func (Usage) MayMatter(line []byte) bool {
-	return bytes.Contains(line, []byte(`"token_count"`)) || bytes.Contains(line, []byte(`"compacted"`)) ||
-		bytes.Contains(line, []byte(`"turn_context"`))
+	for _, kind := range usageKinds {
+		if bytes.Contains(line, kind) {
+			return true
+		}
+	}
+	return false
 }
+
+var usageKinds = [][]byte{[]byte(`"token_usage_record"`), []byte(`"token_count"`), []byte(`"compacted"`), []byte(`"turn_context"`), []byte(`"task_started"`)}
 
 // Take updates u with one line and reports whether it is a compaction.
 func (Usage) Take(u *ctxkeep.Usage, line []byte) bool {
@@ -46,12 +52,16 @@ func (Usage) Settles(line []byte) bool {
 }
 
 // Thresholds are a Codex session's context limits, as the client works
-// them out (codex-hooks.md §7): it compacts once the context passes
-// model_auto_compact_token_limit, or 90% of the model's context window,
-// whichever is lower. Codex warns nowhere before, and has no blocking
-// point of its own short of the window.
+// them out (codex-hooks.md §7): it compacts once the context passes 90%
+// of the model's context window, or model_auto_compact_token_limit when
+// that is lower. The window it records with the usage (window here) is
+// the effective one, 95% of the model's: so the default point is
+// window × 100/95 × 90% (244,800 of gpt-5.5's 258,400, where Codex
+// 0.169.0 was measured to compact, between 244,000 and 245,500). Codex
+// warns nowhere before, and has no blocking point of its own short of the
+// window.
 func Thresholds(window, configured int64) watch.Limits {
-	auto := window * 9 / 10
+	auto := window * 18 / 19
 	if configured > 0 && (auto <= 0 || configured < auto) {
 		auto = configured
 	}

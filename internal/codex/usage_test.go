@@ -50,13 +50,13 @@ func TestProgressReadsRollouts(t *testing.T) {
 }
 
 func TestThresholds(t *testing.T) {
-	if l := Thresholds(258400, 0); l.AutoCompact != 232560 || !l.AutoCompactOn || l.OfThreshold(232560) != 100 {
+	if l := Thresholds(258400, 0); l.AutoCompact != 244800 || !l.AutoCompactOn || l.OfThreshold(244800) != 100 {
 		t.Errorf("default: %+v", l)
 	}
 	if l := Thresholds(258400, 5000); l.AutoCompact != 5000 {
 		t.Errorf("configured lower: %+v", l)
 	}
-	if l := Thresholds(258400, 900000); l.AutoCompact != 232560 {
+	if l := Thresholds(258400, 900000); l.AutoCompact != 244800 {
 		t.Errorf("configured higher only lowers: %+v", l)
 	}
 }
