@@ -72,7 +72,7 @@ func (b *builder) take(kind string, p *payload, r *transcript.Record) {
 		if b.cur != nil {
 			b.cur.Compacted = true
 		}
-		b.dropUnconfirmed() // the summary itself, as the model answered Codex's compaction request
+		b.dropSummaryAnswer()
 		return
 	case lineResponseItem:
 		b.responseItem(p, r)
@@ -182,22 +182,15 @@ func (b *builder) touch(r *transcript.Record) {
 // reply is one message of the model.
 type reply struct{ id, text string }
 
-// dropUnconfirmed forgets the model's messages the client did not record
-// as answers (item_completed AgentMessage, written with each): the answer
-// to a compaction request is the summary, recorded as a message of the
-// model but not as an answer. A client that records no item at all (an
-// older one) has all its messages kept.
-func (b *builder) dropUnconfirmed() {
-	if !b.items {
-		return
+// dropSummaryAnswer forgets the model's last message when the client did
+// not record it as an answer (item_completed AgentMessage, written with
+// each): before a compaction, that is the answer to the compaction
+// request — the summary, recorded as a message of the model. A client that
+// records no item at all (an older one) keeps it.
+func (b *builder) dropSummaryAnswer() {
+	if n := len(b.assistant); n > 0 && b.items && !b.confirmed[b.assistant[n-1].id] {
+		b.assistant = b.assistant[:n-1]
 	}
-	kept := b.assistant[:0]
-	for _, m := range b.assistant {
-		if b.confirmed[m.id] {
-			kept = append(kept, m)
-		}
-	}
-	b.assistant = kept
 }
 
 // finish closes the current turn with the model's text.
@@ -205,7 +198,6 @@ func (b *builder) finish() {
 	if b.cur == nil {
 		return
 	}
-	b.dropUnconfirmed()
 	texts := make([]string, len(b.assistant))
 	for i, m := range b.assistant {
 		texts[i] = m.text

@@ -181,7 +181,9 @@ func TestCodexRestoresAfterCompaction(t *testing.T) {
 	f := newCodexFixture(t)
 	f.add("response_item", map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "fix the refund rounding"}}})
 	f.post("call_1", "go test ./...", "--- FAIL: TestRefund (0.00s)\n    refund_test.go:42: got 1999 want 2000\nFAIL\n", 1)
-	f.add("response_item", map[string]any{"type": "message", "role": "assistant", "content": []any{map[string]any{"type": "output_text",
+	// The client records each answer as an item, then as a message.
+	f.add("event_msg", map[string]any{"type": "item_completed", "item": map[string]any{"type": "AgentMessage", "id": "msg_1"}})
+	f.add("response_item", map[string]any{"type": "message", "id": "msg_1", "role": "assistant", "content": []any{map[string]any{"type": "output_text",
 		"text": "We decided to round half-even in refunds, because the ledger does."}}})
 	f.add("compacted", map[string]any{"message": "Another language model started to solve this problem… SUMMARY"})
 	reply := f.call("SessionStart", map[string]any{"source": "compact"})
