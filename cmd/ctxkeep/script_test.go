@@ -26,12 +26,14 @@ func TestMain(m *testing.M) {
 func TestScript(t *testing.T) {
 	bin := testbin.Dir(t)
 	golden, _ := filepath.Abs("../../internal/hook/testdata/events")
+	codexData, _ := filepath.Abs("../../internal/codex/testdata") // real rollouts
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("GOLDEN", golden)
+			env.Setenv("CODEXDATA", codexData)
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home", "proj"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
