@@ -107,5 +107,9 @@ func (a *app) pickSession(ctx context.Context, st *store.Store, id string) (stri
 		}
 		return ids[0], nil
 	}
-	return matchSession(ids, id, "with stored outputs")
+	s, err := matchSession(ids, id, "with stored outputs")
+	if err != nil {
+		return "", hint(err, "`ctxkeep list --all` lists every session's stored outputs")
+	}
+	return s, nil
 }

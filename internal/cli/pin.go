@@ -20,8 +20,9 @@ var pinCmd = &command{
 	long: `Sets a stored output's pin. Prune takes unpinned outputs first, soft pins only when nothing
 unpinned is left and the store is still over its size, hard pins never. ID is an entry id or a
 unique prefix; last is the output stored last (in the session of $CLAUDE_CODE_SESSION_ID when
-run from the agent's Bash, else in any). In a prompt, ` + "`ccm:pin last|next|start|end [hard] [reason=\"…\"]`" + `
-and the slash commands /pin-last, /pin-next, /pin-start, /pin-end do the same (docs/TEND.md).`,
+run from the agent's Bash, else in any). In a prompt,
+` + "`ccm:pin last|next|start|end [hard] [reason=\"…\"]`" + ` and the slash commands /pin-last, /pin-next,
+/pin-start, /pin-end do the same (docs/TEND.md).`,
 	examples: []string{
 		"ctxkeep pin last",
 		`ctxkeep pin 15c192b60fee --level hard --reason "the failing deploy log"`,

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/progress"
 	"github.com/ctxkeep/ctxkeep/internal/purge"
 	"github.com/ctxkeep/ctxkeep/internal/text"
@@ -140,18 +141,19 @@ func (o *purgeOptions) run(ctx context.Context, a *app, pos []string) error {
 	if !r.DryRun && r.Changed {
 		if r.Live.Live && !o.force {
 			return refused(fmt.Errorf("%s is live: %s", path, r.Live.Reason),
-				"end that session first (or wait %s), or use --force: lines the client appends meanwhile are kept", purge.RecentWindow)
+				"end that session first (or wait %s), or use --force: lines the client appends meanwhile are kept", config.FormatDuration(purge.RecentWindow))
 		}
-		if r.Backup, err = a.applyPurge(ctx, t, plan); err != nil {
+		if r.Backup, r.BytesAfter, err = a.applyPurge(ctx, t, plan); err != nil {
 			return err
 		}
-	}
-	content, err := plan.Render()
-	if err != nil {
-		return err
+	} else {
+		content, err := plan.Render()
+		if err != nil {
+			return err
+		}
+		r.BytesAfter = int64(len(content))
 	}
 	p.Done()
-	r.BytesAfter = int64(len(content))
 	r.Took = jsonDuration(time.Since(start))
 	if o.json {
 		return a.printJSON(r)
@@ -176,21 +178,24 @@ func (a *app) purgeTarget(pos []string, current bool) (string, error) {
 
 // applyPurge stores the stubbed results, then rewrites the transcript:
 // what the stubs name is durable before anything names it.
-func (a *app) applyPurge(ctx context.Context, t *purge.Transcript, plan *purge.Plan) (string, error) {
+// It returns the backup and the size of the new transcript.
+func (a *app) applyPurge(ctx context.Context, t *purge.Transcript, plan *purge.Plan) (string, int64, error) {
 	if len(plan.Stubs) > 0 {
 		st, err := a.openStore(ctx)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		if err := plan.StoreStubs(ctx, st, a.Now()); err != nil {
-			return "", fmt.Errorf("storing the tool results: %w (the transcript was not changed)", err)
+			return "", 0, fmt.Errorf("storing the tool results: %w (the transcript was not changed)", err)
 		}
 	}
+	progress.From(ctx).Start("writing the transcript and its backup", 0)
 	content, err := plan.Render()
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	return purge.Replace(t, content, a.Now())
+	backup, err := purge.Replace(t, content, a.Now())
+	return backup, int64(len(content)), err
 }
 
 func printPurge(a *app, r purgeReport) {
@@ -219,6 +224,9 @@ func printPurge(a *app, r purgeReport) {
 		fmt.Fprintf(w, "    line %d: %s: %s\n", rp.Line, rp.Kind, rp.Detail)
 	}
 	fmt.Fprintf(w, "  %s\n", done)
+	if r.DryRun && r.Changed && r.Live.Live {
+		fmt.Fprintln(w, "  note: the session is live: a real run is refused until it ends, or with --force")
+	}
 	if len(r.Stubs) > 0 && !r.DryRun {
 		a.tip("a stored result comes back with `ctxkeep show ID` (the ids are in the stubs, and in `ctxkeep list --session %s`)", r.SessionID[:min(8, len(r.SessionID))])
 	}

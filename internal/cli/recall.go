@@ -120,7 +120,12 @@ func chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxk
 	}
 	chunks, err := db.TurnRange(ctx, session, from, to)
 	if err == nil && len(chunks) == 0 {
-		err = ctxkeep.Errorf(ctxkeep.ErrNotFound, "session %s has no archived turn in %d–%d", session, from, to)
+		turns := fmt.Sprintf("turn %d", from)
+		if to > from {
+			turns = fmt.Sprintf("turns %d–%d", from, to)
+		}
+		return nil, hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "session %s has no archived %s", session, turns),
+			"`ctxkeep search --session %s WORDS` lists its turns", session[:min(8, len(session))])
 	}
 	return chunks, err
 }

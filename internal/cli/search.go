@@ -72,6 +72,7 @@ type searchReport struct {
 	Session string         `json:"session_id,omitempty"`
 	Project string         `json:"project,omitempty"`
 	Results []searchResult `json:"results"`
+	empty   bool           // nothing is archived at all
 }
 
 func (o *searchOptions) validate(words []string) error {
@@ -137,6 +138,10 @@ func (o *searchOptions) result(ctx context.Context, a *app, st *store.Store, que
 	if err != nil {
 		return r, err
 	}
+	if len(ranked) == 0 {
+		ids, err := st.ChunkSessions(ctx)
+		r.empty = err == nil && len(ids) == 0
+	}
 	for _, h := range ranked {
 		r.Results = append(r.Results, searchResult{Key: h.Key, SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Turn: h.Turn,
 			When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
@@ -146,6 +151,11 @@ func (o *searchOptions) result(ctx context.Context, a *app, st *store.Store, que
 }
 
 func (r searchReport) print(a *app) {
+	if r.empty {
+		fmt.Fprintf(a.Stdout, "no match for %q: nothing is archived yet\n", r.Query)
+		a.tip("the hooks archive sessions as they run; `ctxkeep archive --all` adds the ones from before")
+		return
+	}
 	if len(r.Results) == 0 {
 		fmt.Fprintf(a.Stdout, "no match for %q", r.Query)
 		switch r.Scope {
