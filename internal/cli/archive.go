@@ -69,6 +69,9 @@ func (o *archiveOptions) run(ctx context.Context, a *app, paths []string) error 
 		return err
 	}
 	r := archiveAll(ctx, a, st, paths)
+	if err := ctx.Err(); err != nil {
+		return err // interrupted: what was archived stays archived
+	}
 	if o.json {
 		if err := a.printJSON(r); err != nil {
 			return err

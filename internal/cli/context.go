@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -37,7 +38,7 @@ external assets). Definitions: docs/WATCH.md.`,
 		o := &contextOptions{}
 		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 		fs.StringVar(&o.html, "html", "", "also write the report as a self-contained HTML page to `FILE`")
-		fs.IntVar(&o.width, "width", 100, "draw the terminal chart `N` columns wide (40 or more)")
+		fs.IntVar(&o.width, "width", 100, "draw the terminal chart `N` columns wide, 40 or more")
 		return o.run
 	},
 }
@@ -94,6 +95,9 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 		return nil, err
 	}
 	session := sessionOf(path)
+	p := a.progress()
+	defer p.Done()
+	p.Start("reading "+filepath.Base(path), 0)
 	f, err := transcript.ReadFile(path, transcript.Cursor{})
 	if err != nil {
 		return nil, err
@@ -109,6 +113,7 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 	var status watch.StatusState // the window the client reported, if any
 	_ = watch.Load(watch.StatusPath(watch.Dir(d.State), session), &status)
 	env := watch.ReadClientEnv(a.clientGetenv())
+	p.Start("counting tokens", 0)
 	r, err := breakdown.Build(breakdown.Input{
 		Session: session, Transcript: path, Records: f.Records, Problems: len(f.Problems),
 		Swaps: a.sessionSwaps(ctx, session),
@@ -135,7 +140,7 @@ func (a *app) sessionTranscript(arg string) (string, error) {
 	}
 	path, err := a.latestTranscript()
 	if errors.Is(err, errNoSession) {
-		return "", hint(err, "name a session or a transcript path; Claude Code writes transcripts under %s", a.projectsDir())
+		return "", hint(err, "name a session (an id, a unique prefix or a transcript path)")
 	}
 	return path, err
 }

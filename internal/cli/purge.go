@@ -36,11 +36,11 @@ Details: docs/TEND.md.`,
 	examples: []string{"ctxkeep purge --current --analyze", "ctxkeep purge 258c --dry-run", "ctxkeep purge ~/.claude/projects/-home-me-app/258c7280-….jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &purgeOptions{}
-		fs.BoolVar(&o.current, "current", false, "the session this command runs in ($CLAUDE_CODE_SESSION_ID), else the latest of this project")
+		fs.BoolVar(&o.current, "current", false, "the session this command runs in ($CLAUDE_CODE_SESSION_ID), else this project's latest")
 		fs.BoolVar(&o.analyze, "analyze", false, "show where the transcript's bytes are and its structural problems; change nothing")
 		fs.BoolVar(&o.dryRun, "dry-run", false, "show what purge would change and the size after; change nothing")
 		fs.BoolVar(&o.repairOnly, "repair-only", false, "repair the structure only; slim nothing")
-		fs.IntVar(&o.threshold, "threshold", purge.DefaultThreshold, fmt.Sprintf("store and stub tool results larger than `N` bytes (%d or more)", purge.MinThreshold))
+		fs.IntVar(&o.threshold, "threshold", purge.DefaultThreshold, fmt.Sprintf("store and stub tool results larger than `N` bytes, %d or more", purge.MinThreshold))
 		fs.BoolVar(&o.keepThinking, "keep-thinking", false, "keep thinking blocks")
 		fs.BoolVar(&o.force, "force", false, "purge even a session the client is still writing to (lines it appends meanwhile are kept)")
 		fs.BoolVar(&o.json, "json", false, "print the report as JSON")

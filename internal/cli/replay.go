@@ -25,16 +25,17 @@ run through the wrapper), characters and estimated tokens (characters / 4) that 
 context, and those that would have with ctxkeep; failure lines kept. Only main-thread results
 count; failed Bash results count as swappable only when the wrapper would have run the command.
 
-SESSION is a transcript path, a session id or a unique prefix of one. Without one it replays the session the command runs in, else this project's latest, else the
-latest of any project (a terminal is told which); when there is none, or with --sample, the
-built-in sample session (a real public session, MIT License, see internal/sample), whose figures
-are the same on every machine. --views prints every view the model would have seen.`,
+SESSION is a transcript path, a session id or a unique prefix of one. Without one it replays the
+session the command runs in, else this project's latest, else the latest of any project (a
+terminal is told which); when there is none, or with --sample, the built-in sample session (a
+real public session, MIT License, see internal/sample), whose figures are the same on every
+machine. --views prints every view the model would have seen.`,
 	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &replayOptions{}
 		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
 		fs.BoolVar(&o.views, "views", false, "also print every view the model would have seen")
-		fs.BoolVar(&o.sample, "sample", false, "replay the built-in sample session ("+sample.Source+")")
+		fs.BoolVar(&o.sample, "sample", false, "replay the built-in sample session: "+sample.Source)
 		return o.run
 	},
 }

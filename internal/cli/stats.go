@@ -83,7 +83,10 @@ func (o *statsOptions) result(ctx context.Context, a *app, st *store.Store) (sta
 		return r, err
 	}
 	// Journals not yet indexed by a Stop or PreCompact are indexed now.
+	p := a.progress()
+	p.Start("indexing the hook journals", 0)
 	ingested, err := st.IngestJournals(ctx, d.Journals(), "")
+	p.Done()
 	if err != nil {
 		return r, err
 	}
