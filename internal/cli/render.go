@@ -13,18 +13,10 @@ import (
 )
 
 // table writes aligned columns to stdout; the header row only on a
-// terminal, so that a pipe gets the rows alone.
+// terminal, so that a pipe gets the rows alone. (Reports such as stats
+// --session keep the headers of their tables: they are read, not piped.)
 func (a *app) table(header string) *tabwriter.Writer {
-	return a.tableFlags(header, 0)
-}
-
-// tableRight is table with right-aligned columns (figures).
-func (a *app) tableRight(header string) *tabwriter.Writer {
-	return a.tableFlags(header, tabwriter.AlignRight)
-}
-
-func (a *app) tableFlags(header string, flags uint) *tabwriter.Writer {
-	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', flags)
+	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
 	if a.StdoutTTY {
 		fmt.Fprintln(tw, header)
 	}
@@ -72,8 +64,8 @@ func printable(s string) string {
 			i = skipCSI(s, i+size)
 		case r == '\x1b' && i+1 < len(s) && s[i+1] == ']':
 			i = skipOSC(s, i+2)
-		case r == '\x1b' && i+1 < len(s) && s[i+1] >= '@' && s[i+1] <= '_':
-			i += 2
+		case r == '\x1b':
+			i = skipEscape(s, i+1)
 		case isControl(r):
 			i += size
 		default:
@@ -91,6 +83,18 @@ func skipCSI(s string, i int) int {
 		i++
 	}
 	return min(i+1, len(s))
+}
+
+// skipEscape returns the index after any other escape sequence (ESC c,
+// ESC ( B, ESC 7…): intermediate bytes, then one final byte.
+func skipEscape(s string, i int) int {
+	for i < len(s) && s[i] >= ' ' && s[i] <= '/' {
+		i++
+	}
+	if i < len(s) && s[i] >= '0' && s[i] <= '~' {
+		i++
+	}
+	return i
 }
 
 // skipOSC returns the index after an operating system command (a window
