@@ -22,6 +22,9 @@ type Progress struct {
 	// started on this transcript (those before it, when it started from
 	// the end of a large file, are not counted).
 	Compactions int `json:"compactions"`
+	// Peak is the largest context size read: a session that went past its
+	// configured window without compacting has a larger one (LimitsFor).
+	Peak int64 `json:"peak,omitempty"`
 }
 
 // tailFrom is the size above which a transcript read for the first time is
@@ -109,6 +112,7 @@ func (p *Progress) take(line []byte) {
 		p.Compactions++
 	}
 	transcript.UpdateUsage(&p.Usage, &rec)
+	p.Peak = max(p.Peak, p.Usage.Tokens)
 }
 
 // tail reads a large transcript backwards, from the end to the last record
@@ -141,6 +145,7 @@ func (p *Progress) tail(f *os.File, size int64) error {
 	*p = Progress{Cursor: transcript.Cursor{Offset: end}}
 	for i := len(found) - 1; i >= 0; i-- {
 		transcript.UpdateUsage(&p.Usage, &found[i])
+		p.Peak = max(p.Peak, p.Usage.Tokens)
 	}
 	return nil
 }
