@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ctxkeep/ctxkeep/internal/progress"
+	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
@@ -38,6 +39,9 @@ type checkReport struct {
 	Report   store.Report    `json:"report"`
 	Repaired *store.Repaired `json:"repaired,omitempty"`
 	After    *store.Report   `json:"after,omitempty"` // the check again, after repairing
+	// CopyTemps counts the temporary files of readable copies whose write
+	// was interrupted, in the sessions' tool-results folders: garbage.
+	CopyTemps int `json:"copy_temp_files,omitempty"`
 }
 
 func (o *checkOptions) run(ctx context.Context, a *app, pos []string) error {
@@ -74,6 +78,10 @@ func (o *checkOptions) result(ctx context.Context, a *app, st *store.Store) (che
 		return checkReport{}, err
 	}
 	r := checkReport{Report: rep, OK: rep.OK()}
+	if state, err := prune.Read(ctx, st); err == nil {
+		copies, _ := prune.CopyLeftovers(prune.CopyDirs(state), a.Now())
+		r.CopyTemps = len(copies)
+	}
 	if !o.repair || rep.OK() {
 		return r, nil
 	}
@@ -114,8 +122,9 @@ func (r checkReport) print(a *app, repair bool) {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
 	}
-	if len(rep.Unreferenced) > 0 || rep.Temps > 0 {
-		fmt.Fprintf(w, "garbage: %d blob(s) without a row, %d temporary file(s) (`ctxkeep prune` removes them)\n", len(rep.Unreferenced), rep.Temps)
+	if len(rep.Unreferenced) > 0 || rep.Temps > 0 || r.CopyTemps > 0 {
+		fmt.Fprintf(w, "garbage: %d blob(s) without a row, %d temporary file(s), %d unfinished readable copy file(s) (`ctxkeep prune` removes them once an hour old)\n",
+			len(rep.Unreferenced), rep.Temps, r.CopyTemps)
 	}
 	if r.Repaired != nil {
 		for _, s := range r.Repaired.Fixed {
