@@ -22,8 +22,8 @@ import (
 // and uninstall (--agent codex), doctor's check that Codex will run the
 // hooks, archive of its rollouts, context of its sessions.
 
-// agentFlag is --agent of install and uninstall.
-const agentFlagDoc = "the client: claude-code or codex (install: default, every one found on this machine)"
+// agentFlagDoc is the help of install's --agent.
+const agentFlagDoc = "set up one client, `AGENT`: claude-code or codex (default: every one found on this machine)"
 
 func (a *app) codexHome() string { return codex.Home(a.Getenv) }
 
@@ -307,15 +307,20 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 // or a session id (or unique prefix) under $CODEX_HOME/sessions. ok is
 // false when SESSION is not a Codex session.
 func (a *app) findCodex(arg string) (string, bool) {
-	if arg == "" {
+	switch {
+	case arg == "":
 		return "", false
-	}
-	if strings.HasSuffix(arg, ".jsonl") {
+	case strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, filepath.Separator):
 		return arg, codex.IsRollout(arg)
-	}
-	if validPrefix(arg) != nil {
-		return "", false
 	}
 	path, err := codex.Find(a.codexHome(), arg)
 	return path, err == nil
+}
+
+// agentName is how people know a client.
+func agentName(agent string) string {
+	if agent == ctxkeep.AgentCodex {
+		return "Codex"
+	}
+	return "Claude Code"
 }

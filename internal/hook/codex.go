@@ -107,12 +107,13 @@ func (c *Call) sessionDir() (string, error) {
 
 // limits are the session's context thresholds, as its client computes
 // them: Codex's from the window it recorded with the usage and its
-// configured limit, Claude Code's from its model and environment.
-func (c *Call) limits(u ctxkeep.Usage) watch.Limits {
+// configured limit, Claude Code's from its model and environment (and
+// peak, the largest context seen: limitsFor).
+func (c *Call) limits(u ctxkeep.Usage, peak int64) watch.Limits {
 	if c.Agent == ctxkeep.AgentCodex {
 		return codex.Thresholds(u.Window, codex.AutoCompactLimit(codex.Home(c.Env.Getenv)))
 	}
-	return c.limitsFor(u.Model)
+	return c.limitsFor(u.Model, peak)
 }
 
 // advance reads the lines of the session's transcript appended since p's

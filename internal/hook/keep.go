@@ -31,18 +31,19 @@ func archiveTurn(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil || !res.Usage.Known() || res.Usage.Compacted {
 		return nil, err
 	}
-	percent := c.limits(res.Usage).OfThreshold(res.Usage.Tokens)
+	percent := c.limits(res.Usage, res.Usage.Tokens).OfThreshold(res.Usage.Tokens)
 	_, err = keep.UpdateCold(ctx, st, s, res.Turns, percent, c.isCheck, c.Env.Now())
 	return nil, err
 }
 
 // limitsFor are the session's context thresholds, as the client computes
 // them for the model: the window it reported to the statusline if it did,
-// else the configured one.
-func (c *Call) limitsFor(model string) watch.Limits {
+// else the configured one, or a larger one if the session's context has
+// gone past it (peak: the largest size seen).
+func (c *Call) limitsFor(model string, peak int64) watch.Limits {
 	var status watch.StatusState
 	_ = watch.Load(watch.StatusPath(watch.Dir(c.Dirs.State), c.Event.SessionID), &status)
-	return watch.Compute(watch.Window(c.Config, model, status.Window), watch.ReadClientEnv(c.Env.Getenv))
+	return watch.LimitsFor(c.Config, model, status.Window, max(peak, status.Peak), watch.ReadClientEnv(c.Env.Getenv))
 }
 
 // isCheck tells test, build and lint commands from the rest.

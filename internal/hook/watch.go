@@ -52,7 +52,7 @@ func (c *Call) crossing(st *watch.WarnState, levels []int) (watch.Warning, bool)
 		st.Cross(nil, 0) // a compaction still starts a new cycle
 		return watch.Warning{}, false
 	}
-	limits := c.limits(u)
+	limits := c.limits(u, st.Peak)
 	level, ok := st.Cross(levels, limits.OfThreshold(u.Tokens))
 	return watch.Warning{Level: level, Last: level == levels[len(levels)-1], Tokens: u.Tokens, Limits: limits, Client: c.clientName()}, ok
 }

@@ -79,10 +79,18 @@ type View struct {
 // Files replays transcripts. Subagent transcripts are replayed only when
 // cfg swaps subagent calls.
 func Files(paths []string, cfg *config.Config) (Report, error) {
-	r := Report{Transcripts: paths}
+	return FilesAs(paths, paths, cfg)
+}
+
+// FilesAs replays the transcripts at paths as if they were at names: the
+// report and the views (which name where a readable copy would be) show
+// the names. A transcript written to a temporary folder to be replayed
+// gives the same views, to the character, wherever that folder is.
+func FilesAs(paths, names []string, cfg *config.Config) (Report, error) {
+	r := Report{Transcripts: names}
 	byTool := map[string]*Tally{}
-	for _, path := range paths {
-		if err := r.file(path, cfg, byTool); err != nil {
+	for i, path := range paths {
+		if err := r.file(path, names[i], cfg, byTool); err != nil {
 			return r, err
 		}
 	}
@@ -95,11 +103,12 @@ func Files(paths []string, cfg *config.Config) (Report, error) {
 	return r, nil
 }
 
-func (r *Report) file(path string, cfg *config.Config, byTool map[string]*Tally) error {
+func (r *Report) file(path, name string, cfg *config.Config, byTool map[string]*Tally) error {
 	f, err := transcript.ReadFile(path, transcript.Cursor{})
 	if err != nil {
 		return err
 	}
+	path = name
 	r.BadLines += len(f.Problems)
 	calls, _ := transcript.ToolCalls(f.Records)
 	session := strings.TrimSuffix(filepath.Base(path), ".jsonl")

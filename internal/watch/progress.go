@@ -21,6 +21,9 @@ type Progress struct {
 	// started on this transcript (those before it, when it started from
 	// the end of a large file, are not counted).
 	Compactions int `json:"compactions"`
+	// Peak is the largest context size read: a session that went past its
+	// configured window without compacting has a larger one (LimitsFor).
+	Peak int64 `json:"peak,omitempty"`
 
 	lines Dialect // how the transcript reads; nil for Claude Code's
 }
@@ -124,6 +127,7 @@ func (p *Progress) take(line []byte) {
 		if p.lines.MayMatter(line) && p.lines.Take(&p.Usage, line) {
 			p.Compactions++
 		}
+		p.Peak = max(p.Peak, p.Usage.Tokens)
 		return
 	}
 	if !mayMatter(line) {
@@ -137,6 +141,7 @@ func (p *Progress) take(line []byte) {
 		p.Compactions++
 	}
 	transcript.UpdateUsage(&p.Usage, &rec)
+	p.Peak = max(p.Peak, p.Usage.Tokens)
 }
 
 // tail reads a large transcript backwards, from the end to the last record
@@ -172,6 +177,7 @@ func (p *Progress) tail(f *os.File, size int64) error {
 	*p = Progress{Cursor: transcript.Cursor{Offset: end}}
 	for i := len(found) - 1; i >= 0; i-- {
 		transcript.UpdateUsage(&p.Usage, &found[i])
+		p.Peak = max(p.Peak, p.Usage.Tokens)
 	}
 	return nil
 }
@@ -193,6 +199,7 @@ func (p *Progress) tailIn(f *os.File, size int64, d Dialect) error {
 	*p = Progress{Cursor: transcript.Cursor{Offset: end}, lines: d}
 	for i := len(found) - 1; i >= 0; i-- {
 		d.Take(&p.Usage, found[i])
+		p.Peak = max(p.Peak, p.Usage.Tokens)
 	}
 	return nil
 }
