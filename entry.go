@@ -30,6 +30,12 @@ type Entry struct {
 	AccessCount int       `json:"retrievals"`
 	PinLevel    PinLevel  `json:"pin_level"`
 	PinReason   string    `json:"pin_reason,omitempty"`
+	Kind        string    `json:"kind"` // what the model saw instead: "view", "condensed", "pointer" (a re-read)
+	// Replacement is the sha256 of the text a hook reply put in place of
+	// the output, "" when there was none (the wrapper prints its own).
+	Replacement string `json:"replacement_sha256,omitempty"`
+	Applied     *bool  `json:"applied,omitempty"` // the transcript holds the replacement; nil until checked
+	Verdict     string `json:"verdict,omitempty"` // when not applied: what the transcript holds instead, and why
 }
 
 // Blob describes stored bytes.

@@ -29,7 +29,9 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		return nil, nil // not text: images, background tasks, tools ctxkeep does not know
 	}
 	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
-	if swap.Decide(call, out.Text, c.Config) != "" {
+	why := swap.Decide(call, out.Text, c.Config)
+	cd := swap.Condensing(call, out.Text, c.Config)
+	if why != "" && (why != swap.BelowThreshold || cd == nil) {
 		return nil, nil
 	}
 	sessionDir, err := claudecode.SessionDir(ev.TranscriptPath, ev.SessionID)
@@ -51,11 +53,11 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		Exit:     exitStatus(ev.ToolName),
 		FilePath: in.FilePath,
 	}
-	view, err := c.putOutput(ctx, &item, sessionDir)
-	if err != nil {
-		return nil, err
+	view, err := c.putOutput(ctx, &item, sessionDir, cd, why == "")
+	if err != nil || view == "" {
+		return nil, err // "": not condensed enough to be worth replacing
 	}
-	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn {
+	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn && why == "" {
 		c.large = &ctxkeep.LargeOutput{Project: c.Project, Command: swap.Unwrap(in.Command), Chars: len(text)}
 	}
 	repl, err := out.Replace(view)
@@ -106,11 +108,15 @@ func viewBudget(c *Call) swap.Budget {
 	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
 }
 
-// putOutput stores the original durably and indexes it, and returns its
-// view. The blob put (hash, compression, fsync), the readable copy and the
-// view are independent and run at once; the entry is committed only after
-// all three, and only after putOutput returns may the model see the view.
-func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) (string, error) {
+// putOutput stores the original durably and indexes it, and returns what
+// the model sees instead (swap.Render): the view of an output over its
+// threshold (over), or the condensed output cd makes of it. Below the
+// threshold, an output cd does not shrink enough is not stored, and ""
+// is returned. The blob put (hash, compression, fsync), the readable
+// copy and the view are independent and run at once; the entry is
+// committed only after all three, and only after putOutput returns may
+// the model see the view.
+func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, cd *swap.Condenser, over bool) (string, error) {
 	st, err := c.Store()
 	if err != nil {
 		return "", err
@@ -123,13 +129,25 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	if c.Config.Privacy.Redact {
 		input = redact.String(input) // listed, restored and searched
 	}
+	render := func() (string, swap.Stats) {
+		return swap.Render(*it, cd, over, viewBudget(c), c.Config.Swap.CondenseMinSaving)
+	}
+	var view string
+	var stats swap.Stats
+	if !over { // small: decide first, store only what is replaced
+		if view, stats = render(); view == "" {
+			return "", nil
+		}
+	}
 	var staged store.Staged
 	var putErr, copyErr error
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); staged, putErr = st.Stage([]byte(it.Text)) }()
 	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
-	view, stats := swap.View(*it, viewBudget(c))
+	if over {
+		view, stats = render()
+	}
 	wg.Wait()
 	if putErr != nil {
 		return "", putErr
@@ -137,12 +155,13 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	if copyErr != nil {
 		c.logf("%s session=%s: readable copy: %v", c.Event.HookEventName, c.Event.SessionID, copyErr)
 		it.CopyPath = "" // the view then points to `ctxkeep show` only
-		view, stats = swap.View(*it, viewBudget(c))
+		view, stats = render()
 	}
 	e := ctxkeep.Entry{
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,
 		Tool: it.Tool, Input: input, Chars: stats.Chars, Lines: stats.Lines, ViewChars: stats.ViewChars,
 		Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath, Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
+		Kind: stats.Kind,
 	}
 	if it.Exit != swap.NoExit {
 		code := it.Exit

@@ -22,13 +22,18 @@ type Tally struct {
 	Tool         string `json:"tool"`
 	Calls        int    `json:"calls"`         // tool results seen
 	Swapped      int    `json:"swapped"`       // replaced by a view
-	Wrapped      int    `json:"wrapped"`       // failed commands the wrapper would have captured
+	Condensed    int    `json:"condensed"`     // replaced by the output with its noise folded
+	Wrapped      int    `json:"wrapped"`       // failed commands the wrapper would have captured (swapped or condensed)
 	CharsBefore  int    `json:"chars_before"`  // what entered the context
 	CharsAfter   int    `json:"chars_after"`   // what would have with ctxkeep
-	FailureLines int    `json:"failure_lines"` // in the swapped originals
+	FailureLines int    `json:"failure_lines"` // in the swapped and condensed originals
 	FailureShown int    `json:"failure_lines_shown"`
 	SwappedChars int    `json:"swapped_chars"` // characters of the outputs swapped out…
 	ViewChars    int    `json:"view_chars"`    // …and of their views
+	// CondensedChars are the characters of the outputs condensed…
+	CondensedChars int `json:"condensed_chars"`
+	// …and CondensedTo those of what the model would have seen instead.
+	CondensedTo int `json:"condensed_to_chars"`
 }
 
 // TokensBefore and TokensAfter estimate tokens at four characters each.
@@ -48,7 +53,10 @@ func (t Tally) Ratio() float64 {
 func (t *Tally) add(o Tally) {
 	t.Calls += o.Calls
 	t.Swapped += o.Swapped
+	t.Condensed += o.Condensed
 	t.Wrapped += o.Wrapped
+	t.CondensedChars += o.CondensedChars
+	t.CondensedTo += o.CondensedTo
 	t.CharsBefore += o.CharsBefore
 	t.CharsAfter += o.CharsAfter
 	t.FailureLines += o.FailureLines
@@ -66,11 +74,13 @@ type Report struct {
 	Views       []View   `json:"-"`         // every view rendered, for tests and --views
 }
 
-// View is one output the policy swapped out, with its view.
+// View is one output the policy replaced, with what the model would
+// have seen instead.
 type View struct {
 	Transcript string
 	ToolUseID  string
 	Tool       string
+	Kind       string // swap.KindView, swap.KindCondensed
 	Original   string
 	View       string
 	Failures   int
@@ -134,33 +144,54 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 		return
 	}
 	call := swap.Call{Tool: c.Name, Command: in.Command, FilePath: in.FilePath}
+	cd := swap.Condensing(call, text, cfg)
+	var over bool
 	if c.Result.IsError {
 		// The client does not let a failed result be replaced; only the
-		// wrapper could have shown a view of it.
-		if c.Name != "Bash" || !wrapped(in.Command, cfg) || !swap.Over(text, cfg.ThresholdFor("Bash")) {
+		// wrapper could have shown a view of it, or condensed it.
+		if c.Name != "Bash" || !wrapped(in.Command, cfg) {
 			return
 		}
-		t.Wrapped++
-	} else if swap.Decide(call, text, cfg) != "" {
-		return
+		if over = swap.Over(text, cfg.ThresholdFor("Bash")); !over && cd == nil {
+			return
+		}
+	} else {
+		why := swap.Decide(call, text, cfg)
+		if why != "" && (why != swap.BelowThreshold || cd == nil) {
+			return
+		}
+		over = why == ""
 	}
 	it := swap.Item{
 		ID: swap.EntryID(session, c.ID), Tool: c.Name, Input: in.Describe(c.Name, c.Input), Text: text,
 		Exit: exit(c), FilePath: in.FilePath,
 		CopyPath: filepath.Join(strings.TrimSuffix(path, ".jsonl"), "tool-results", swap.CopyPrefix+swap.EntryID(session, c.ID)+".txt"),
 	}
-	view, st := swap.View(it, swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns})
+	budget := swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
+	view, st := swap.Render(it, cd, over, budget, cfg.Swap.CondenseMinSaving)
+	if view == "" {
+		return // not condensed enough: the output stays whole
+	}
+	if c.Result.IsError {
+		t.Wrapped++
+	}
 	after := st.ViewChars
 	if c.Name == "Read" {
 		after += readPrefixes(view)
 	}
-	t.Swapped++
-	t.SwappedChars += before
-	t.ViewChars += after
+	if st.Kind == swap.KindCondensed {
+		t.Condensed++
+		t.CondensedChars += before
+		t.CondensedTo += after
+	} else {
+		t.Swapped++
+		t.SwappedChars += before
+		t.ViewChars += after
+	}
 	t.CharsAfter += after - before
 	t.FailureLines += st.Failures
 	t.FailureShown += st.Shown
-	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Original: text, View: view, Failures: st.Failures})
+	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Kind: st.Kind, Original: text, View: view, Failures: st.Failures})
 }
 
 // original is the output as the hook would get it: the structured result

@@ -138,9 +138,28 @@ func onlyFilters(parts []string, except int) bool {
 // Condensed describes a condensed output.
 type Condensed struct {
 	Text     string         // what the model sees
+	Lines    int            // lines of the original
 	Folded   int            // lines folded
-	ByLabel  map[string]int // of those, by what they were
+	Counts   map[string]int // lines each rule matches in the whole output, folded or not ("passed tests": 80)
 	Failures int            // failure lines (markers and causes), all kept
+	Last     string         // the original's last line, for inventories
+}
+
+// stats are the figures of a condensed output, as a view's.
+func (c Condensed) stats(it Item, chars, size int) Stats {
+	st := Stats{Chars: chars, Lines: c.Lines, Failures: c.Failures, Shown: c.Failures, ViewChars: size, Kind: KindCondensed, Folded: c.Folded}
+	b := fmt.Sprintf("%s lines, %s folded", commas(c.Lines), commas(c.Folded))
+	if it.Exit != NoExit {
+		b += fmt.Sprintf(", exit %d", it.Exit)
+	}
+	if c.Failures > 0 {
+		b += fmt.Sprintf(", %d failure lines", c.Failures)
+	}
+	if c.Last != "" {
+		b += "; last: " + cut(strings.TrimSpace(c.Last), 80)
+	}
+	st.Brief = b
+	return st
 }
 
 // Condense folds it.Text (the output of it.Input) with c's rules. ok is
@@ -156,14 +175,17 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 	}
 	lines := splitLines(it.Text)
 	fs, count := findFailures(it.Text, lines, -1)
-	folds := c.plan(lines, fs)
-	body, folded, byLabel := render(lines, folds, c.label)
+	folds, counts := c.plan(lines, fs)
+	body, folded := render(lines, folds, c.label)
 	if folded == 0 {
 		return out, false
 	}
 	var h strings.Builder
-	fmt.Fprintf(&h, "[ctxkeep] %s output condensed, kept exactly as id %s: %s chars, %s lines, %s folded (%s)",
-		cut(c.Name, 60), it.ID, commas(chars), commas(len(lines)), commas(folded), labelCounts(byLabel))
+	fmt.Fprintf(&h, "[ctxkeep] %s output condensed, kept exactly as id %s: %s chars, %s lines, %s folded",
+		cut(c.Name, 60), it.ID, commas(chars), commas(len(lines)), commas(folded))
+	if len(counts) > 0 {
+		fmt.Fprintf(&h, "; in all %s", labelCounts(counts))
+	}
 	if it.Exit != NoExit {
 		fmt.Fprintf(&h, "; exit status %d", it.Exit)
 	}
@@ -174,7 +196,7 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 		fmt.Fprintf(&h, "; %d failures, all shown with their causes", count.Failures)
 	}
 	h.WriteString(".\n")
-	out = Condensed{Text: h.String() + body + condensedFooter(it), Folded: folded, ByLabel: byLabel, Failures: count.Lines}
+	out = Condensed{Text: h.String() + body + condensedFooter(it), Lines: len(lines), Folded: folded, Counts: counts, Failures: count.Lines, Last: lines[len(lines)-1]}
 	return out, true
 }
 
@@ -191,22 +213,28 @@ func condensedFooter(it Item) string {
 const noFold = -1
 
 // plan says, for each line, the label it is folded under (an index in
-// c.Fold, or one of the position labels below), or noFold.
-func (c *Condenser) plan(lines []string, fs []Failure) []int {
+// c.Fold, or one of the position labels below), or noFold; and how many
+// lines of the whole output each fold rule matches.
+func (c *Condenser) plan(lines []string, fs []Failure) (folds []int, counts map[string]int) {
 	c.compile()
-	folds := make([]int, len(lines))
+	folds = make([]int, len(lines))
+	counts = map[string]int{}
 	pinned := make([]bool, len(lines))
 	for i := range lines {
 		pinned[i] = i < keptFirst || i >= len(lines)-keptLast
 	}
-	for _, f := range fs {
-		for _, l := range f.Lines() {
-			pinned[l.N-1] = true
+	for _, f := range fs { // a failure's block, from its first line to its last, stays whole
+		ls := f.Lines()
+		for n := ls[0].N; n <= ls[len(ls)-1].N; n++ {
+			pinned[n-1] = true
 		}
 	}
 	rules := make([]int, len(lines)) // the rule each line matches, pinned or not
 	for i, raw := range lines {
 		rules[i] = c.foldOf(raw)
+		if rules[i] != noFold {
+			counts[c.fold[rules[i]].label]++
+		}
 		folds[i] = noFold
 		if !pinned[i] {
 			folds[i] = rules[i]
@@ -215,7 +243,7 @@ func (c *Condenser) plan(lines []string, fs []Failure) []int {
 	c.capSections(lines, folds, rules, pinned)
 	c.capMiddle(lines, folds, pinned)
 	absorbBlanks(lines, folds)
-	return folds
+	return folds, counts
 }
 
 // Labels of lines folded for where they are rather than what they say.
@@ -351,9 +379,8 @@ func absorbBlanks(lines []string, folds []int) {
 
 // render writes the kept lines and one line for each run of folded ones.
 // A run shorter than the line that would stand for it stays as it is.
-func render(lines []string, folds []int, label func(int) string) (body string, folded int, byLabel map[string]int) {
+func render(lines []string, folds []int, label func(int) string) (body string, folded int) {
 	var b strings.Builder
-	byLabel = map[string]int{}
 	for i := 0; i < len(lines); {
 		if folds[i] == noFold {
 			b.WriteString(lines[i])
@@ -385,13 +412,10 @@ func render(lines []string, folds []int, label func(int) string) (body string, f
 		} else {
 			b.WriteString(marker)
 			folded += j - i
-			for l, n := range run {
-				byLabel[l] += n
-			}
 		}
 		i = j
 	}
-	return b.String(), folded, byLabel
+	return b.String(), folded
 }
 
 // label names a fold; blank lines are counted as lines only.

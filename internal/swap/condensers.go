@@ -51,6 +51,9 @@ var (
 		{Label: "progress dots", Patterns: []string{"{.*}"}},
 		{Label: "passed tests (--trace)", Patterns: []string{"* test … [L#{0-9}]", "* doctest … [L#{0-9}]"}},
 		{Label: "run settings", Patterns: []string{"Running ExUnit with seed: …", "Excluding tags: …", "Including tags: …"}},
+		// What the code under test logs while tests pass; an [error] line,
+		// or one that says it failed, is never folded.
+		{Label: "log lines", Patterns: []string{"{0-9:.} [debug] …", "{0-9:.} [info] …", "{0-9:.} [notice] …", "{0-9:.} [warning] …", "{0-9:.} [warn] …"}},
 	}, mixBuildFolds...)
 	rspecFolds = []Fold{ // an F in the progress line is a failure listed in full under "Failures:"
 		{Label: "progress lines", Patterns: []string{"{.*F}"}},

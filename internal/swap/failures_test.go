@@ -236,8 +236,8 @@ func TestDecide(t *testing.T) {
 	}{
 		{Call{Tool: "Bash", Command: "go test ./..."}, strings.Repeat("x", 6145), ""},
 		{Call{Tool: "Bash", Command: "go test ./..."}, strings.Repeat("x", 6144), "below the threshold"},
-		{Call{Tool: "Bash", Command: "git status"}, strings.Repeat("x", 9000), "trivial command"},
-		{Call{Tool: "Bash", Command: "cd sub && git status"}, strings.Repeat("x", 9000), "trivial command"},
+		{Call{Tool: "Bash", Command: "git branch -a"}, strings.Repeat("x", 9000), "trivial command"},
+		{Call{Tool: "Bash", Command: "cd sub && git branch -a"}, strings.Repeat("x", 9000), "trivial command"},
 		{Call{Tool: "Bash", Command: "cd sub && npm test"}, strings.Repeat("x", 9000), ""},
 		{Call{Tool: "Bash", Command: "ctxkeep show abc"}, strings.Repeat("x", 9000), "trivial command"},
 		{Call{Tool: "Read", FilePath: "/p/CLAUDE.md"}, strings.Repeat("x", 9000), "file that must arrive whole"},
