@@ -98,6 +98,9 @@ func printReplay(a *app, r replay.Report) {
 		fmt.Fprintf(w, "The %d outputs condensed: %d characters, down to %d (%.1f%%), every failure with its causes kept.\n",
 			r.Total.Condensed, r.Total.CondensedChars, r.Total.CondensedTo, 100*float64(r.Total.CondensedTo)/float64(r.Total.CondensedChars))
 	}
+	if r.Total.Pointers > 0 {
+		fmt.Fprintf(w, "%d unchanged re-read(s) would have been answered by a pointer to the earlier Read.\n", r.Total.Pointers)
+	}
 	if r.Total.Wrapped > 0 {
 		fmt.Fprintf(w, "%d failed command(s) would have run through the wrapper and been kept whole.\n", r.Total.Wrapped)
 	}

@@ -120,7 +120,7 @@ func (c *Call) swapOut(ctx context.Context, command, text string, rc int, cd *sw
 		ID: swap.EntryID(c.Event.SessionID, c.Event.ToolUseID), Tool: "Bash",
 		Input: command, Text: text, Exit: rc,
 	}
-	view, err := c.putOutput(ctx, &item, sessionDir, cd, over)
+	view, err := c.putOutput(ctx, &item, sessionDir, c.renderer(cd, over), !over)
 	if err != nil || view == "" {
 		return "", err
 	}

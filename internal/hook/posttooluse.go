@@ -28,6 +28,11 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil {
 		return nil, nil // not text: images, background tasks, tools ctxkeep does not know
 	}
+	if ev.ToolName == "Read" {
+		if reply, err := c.rereadPointer(ctx, in, out); reply != nil || err != nil {
+			return reply, err
+		}
+	}
 	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
 	why := swap.Decide(call, out.Text, c.Config)
 	cd := swap.Condensing(call, out.Text, c.Config)
@@ -53,19 +58,25 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		Exit:     exitStatus(ev.ToolName),
 		FilePath: in.FilePath,
 	}
-	view, err := c.putOutput(ctx, &item, sessionDir, cd, why == "")
+	view, err := c.putOutput(ctx, &item, sessionDir, c.renderer(cd, why == ""), why != "")
 	if err != nil || view == "" {
 		return nil, err // "": not condensed enough to be worth replacing
 	}
 	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn && why == "" {
 		c.large = &ctxkeep.LargeOutput{Project: c.Project, Command: swap.Unwrap(in.Command), Chars: len(text)}
 	}
+	return c.replace(out, view)
+}
+
+// replace is the reply that puts view in place of out, in the tool's own
+// output shape.
+func (c *Call) replace(out claudecode.Output, view string) (*Reply, error) {
 	repl, err := out.Replace(view)
 	if err != nil {
 		return nil, err
 	}
 	return &Reply{Specific: &SpecificOutput{
-		HookEventName:        ev.HookEventName,
+		HookEventName:        c.Event.HookEventName,
 		UpdatedToolOutput:    repl.ToolOutput,
 		UpdatedMCPToolOutput: repl.MCPOutput,
 	}}, nil
@@ -108,15 +119,23 @@ func viewBudget(c *Call) swap.Budget {
 	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
 }
 
+// renderer is what the model sees of an output (swap.Render): the view of
+// an output over its threshold (over), or the condensed output cd makes
+// of it.
+func (c *Call) renderer(cd *swap.Condenser, over bool) func(swap.Item) (string, swap.Stats) {
+	return func(it swap.Item) (string, swap.Stats) {
+		return swap.Render(it, cd, over, viewBudget(c), c.Config.Swap.CondenseMinSaving)
+	}
+}
+
 // putOutput stores the original durably and indexes it, and returns what
-// the model sees instead (swap.Render): the view of an output over its
-// threshold (over), or the condensed output cd makes of it. Below the
-// threshold, an output cd does not shrink enough is not stored, and ""
-// is returned. The blob put (hash, compression, fsync), the readable
-// copy and the view are independent and run at once; the entry is
-// committed only after all three, and only after putOutput returns may
-// the model see the view.
-func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, cd *swap.Condenser, over bool) (string, error) {
+// render makes of it for the model. When render may decline (small: an
+// output below its threshold that may not be worth condensing), it runs
+// first, and an output it declines ("") is not stored. Otherwise the blob
+// put (hash, compression, fsync), the readable copy and the rendering are
+// independent and run at once. The entry is committed only after all
+// three, and only after putOutput returns may the model see the view.
+func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, render func(swap.Item) (string, swap.Stats), small bool) (string, error) {
 	st, err := c.Store()
 	if err != nil {
 		return "", err
@@ -129,13 +148,10 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, 
 	if c.Config.Privacy.Redact {
 		input = redact.String(input) // listed, restored and searched
 	}
-	render := func() (string, swap.Stats) {
-		return swap.Render(*it, cd, over, viewBudget(c), c.Config.Swap.CondenseMinSaving)
-	}
 	var view string
 	var stats swap.Stats
-	if !over { // small: decide first, store only what is replaced
-		if view, stats = render(); view == "" {
+	if small { // decide first, store only what is replaced
+		if view, stats = render(*it); view == "" {
 			return "", nil
 		}
 	}
@@ -145,8 +161,8 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, 
 	wg.Add(2)
 	go func() { defer wg.Done(); staged, putErr = st.Stage([]byte(it.Text)) }()
 	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
-	if over {
-		view, stats = render()
+	if !small {
+		view, stats = render(*it)
 	}
 	wg.Wait()
 	if putErr != nil {
@@ -155,7 +171,7 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, 
 	if copyErr != nil {
 		c.logf("%s session=%s: readable copy: %v", c.Event.HookEventName, c.Event.SessionID, copyErr)
 		it.CopyPath = "" // the view then points to `ctxkeep show` only
-		view, stats = render()
+		view, stats = render(*it)
 	}
 	e := ctxkeep.Entry{
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,

@@ -5,6 +5,7 @@
 package replay
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -23,6 +24,7 @@ type Tally struct {
 	Calls        int    `json:"calls"`         // tool results seen
 	Swapped      int    `json:"swapped"`       // replaced by a view
 	Condensed    int    `json:"condensed"`     // replaced by the output with its noise folded
+	Pointers     int    `json:"pointers"`      // unchanged re-reads answered by a pointer to the earlier Read
 	Wrapped      int    `json:"wrapped"`       // failed commands the wrapper would have captured (swapped or condensed)
 	CharsBefore  int    `json:"chars_before"`  // what entered the context
 	CharsAfter   int    `json:"chars_after"`   // what would have with ctxkeep
@@ -54,6 +56,7 @@ func (t *Tally) add(o Tally) {
 	t.Calls += o.Calls
 	t.Swapped += o.Swapped
 	t.Condensed += o.Condensed
+	t.Pointers += o.Pointers
 	t.Wrapped += o.Wrapped
 	t.CondensedChars += o.CondensedChars
 	t.CondensedTo += o.CondensedTo
@@ -80,7 +83,7 @@ type View struct {
 	Transcript string
 	ToolUseID  string
 	Tool       string
-	Kind       string // swap.KindView, swap.KindCondensed
+	Kind       string // swap.KindView, swap.KindCondensed, swap.KindPointer
 	Original   string
 	View       string
 	Failures   int
@@ -113,6 +116,12 @@ func (r *Report) file(path string, cfg *config.Config, byTool map[string]*Tally)
 	r.BadLines += len(f.Problems)
 	calls, _ := transcript.ToolCalls(f.Records)
 	session := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	reads := &rereads{last: map[readKey]string{}}
+	for i := range f.Records {
+		if rec := &f.Records[i]; rec.MainThread() && rec.IsCompactBoundary() {
+			reads.boundaries = append(reads.boundaries, rec.Line)
+		}
+	}
 	for _, c := range calls {
 		if c.Result == nil || !c.Use.MainThread() {
 			continue
@@ -122,14 +131,42 @@ func (r *Report) file(path string, cfg *config.Config, byTool map[string]*Tally)
 			t = &Tally{Tool: c.Name}
 			byTool[c.Name] = t
 		}
-		r.call(path, session, c, cfg, t)
+		r.call(path, session, c, cfg, t, reads)
 	}
 	return nil
 }
 
+// rereads follows the Reads of one session as the hook does: the content
+// of the last Read of each file's lines, forgotten at compaction.
+type rereads struct {
+	last       map[readKey]string // sha256 of the content
+	boundaries []int              // lines of the compact boundaries, in order
+}
+
+type readKey struct {
+	path          string
+	offset, limit int
+}
+
+// repeats reports whether a Read (its result on line) returned what the
+// last Read of the same lines returned since the last compaction, and
+// remembers it.
+func (r *rereads) repeats(line int, in claudecode.Input, content string) bool {
+	for len(r.boundaries) > 0 && r.boundaries[0] < line {
+		clear(r.last)
+		r.boundaries = r.boundaries[1:]
+	}
+	k := readKey{in.FilePath, in.Offset, in.Limit}
+	sum := sha256.Sum256([]byte(content))
+	h := string(sum[:])
+	seen, ok := r.last[k]
+	r.last[k] = h
+	return ok && seen == h
+}
+
 // call replays one tool call: what the model saw, and what it would have
 // seen with ctxkeep.
-func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.Config, t *Tally) {
+func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.Config, t *Tally, reads *rereads) {
 	seen := c.Result.Text()
 	before := utf8.RuneCountInString(seen)
 	t.Calls++
@@ -144,6 +181,17 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 		return
 	}
 	call := swap.Call{Tool: c.Name, Command: in.Command, FilePath: in.FilePath}
+	it := swap.Item{
+		ID: swap.EntryID(session, c.ID), Tool: c.Name, Input: in.Describe(c.Name, c.Input), Text: text,
+		Exit: exit(c), FilePath: in.FilePath,
+		CopyPath: filepath.Join(strings.TrimSuffix(path, ".jsonl"), "tool-results", swap.CopyPrefix+swap.EntryID(session, c.ID)+".txt"),
+	}
+	if c.Name == "Read" && !c.Result.IsError && cfg.Swap.Rereads && swap.PassThrough(call, cfg.Swap) == "" &&
+		reads.repeats(c.Result.Record.Line, in, text) && len(text) >= swap.MinPointer {
+		view, st := swap.Pointer(it, swap.ReadRange(in.Offset, in.Limit))
+		r.tally(t, path, c, it, view, st, before)
+		return
+	}
 	cd := swap.Condensing(call, text, cfg)
 	var over bool
 	if c.Result.IsError {
@@ -162,11 +210,6 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 		}
 		over = why == ""
 	}
-	it := swap.Item{
-		ID: swap.EntryID(session, c.ID), Tool: c.Name, Input: in.Describe(c.Name, c.Input), Text: text,
-		Exit: exit(c), FilePath: in.FilePath,
-		CopyPath: filepath.Join(strings.TrimSuffix(path, ".jsonl"), "tool-results", swap.CopyPrefix+swap.EntryID(session, c.ID)+".txt"),
-	}
 	budget := swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
 	view, st := swap.Render(it, cd, over, budget, cfg.Swap.CondenseMinSaving)
 	if view == "" {
@@ -175,15 +218,23 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 	if c.Result.IsError {
 		t.Wrapped++
 	}
+	r.tally(t, path, c, it, view, st, before)
+}
+
+// tally counts one output replaced by view.
+func (r *Report) tally(t *Tally, path string, c transcript.ToolCall, it swap.Item, view string, st swap.Stats, before int) {
 	after := st.ViewChars
 	if c.Name == "Read" {
 		after += readPrefixes(view)
 	}
-	if st.Kind == swap.KindCondensed {
+	switch st.Kind {
+	case swap.KindCondensed:
 		t.Condensed++
 		t.CondensedChars += before
 		t.CondensedTo += after
-	} else {
+	case swap.KindPointer:
+		t.Pointers++
+	default:
 		t.Swapped++
 		t.SwappedChars += before
 		t.ViewChars += after
@@ -191,7 +242,7 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 	t.CharsAfter += after - before
 	t.FailureLines += st.Failures
 	t.FailureShown += st.Shown
-	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Kind: st.Kind, Original: text, View: view, Failures: st.Failures})
+	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Kind: st.Kind, Original: it.Text, View: view, Failures: st.Failures})
 }
 
 // original is the output as the hook would get it: the structured result
