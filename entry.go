@@ -38,6 +38,14 @@ type Entry struct {
 	Verdict     string `json:"verdict,omitempty"` // when not applied: what the transcript holds instead, and why
 }
 
+// Verdict says whether the client took the replacement of an entry's
+// output: whether the transcript holds it (internal/proof).
+type Verdict struct {
+	ID      string `json:"id"` // the entry
+	Applied bool   `json:"applied"`
+	Reason  string `json:"reason,omitempty"` // when not applied: the tool, the shape sent, what the transcript holds and why
+}
+
 // Blob describes stored bytes.
 type Blob struct {
 	Hash   Hash

@@ -15,9 +15,9 @@ var handlers = map[string]handler{
 	"PostToolUse":        postToolUse,
 	"PostToolUseFailure": postToolUseFailure,
 	"PreCompact":         all(forgetReads, indexJournal, preserve),
-	"Stop":               all(indexJournal, archiveTurn, pruneOverLimit),
+	"Stop":               all(indexJournal, proveReplacements, archiveTurn, pruneOverLimit),
 	"SubagentStop":       nothing,
-	"SessionEnd":         all(forgetReads, indexJournal, archiveTurn, tendAtSessionEnd),
+	"SessionEnd":         all(forgetReads, indexJournal, proveReplacements, archiveTurn, tendAtSessionEnd),
 }
 
 // nothing is the policy of an event that is only recorded (the dispatcher

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -23,6 +24,7 @@ import (
 // that are not text get no reply at all.
 func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	ev := c.Event
+	c.replies = true
 	in := claudecode.ParseInput(ev.ToolInput)
 	out, err := claudecode.ReadOutput(ev.ToolName, ev.ToolResponse)
 	if err != nil {
@@ -178,6 +180,9 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, 
 		Tool: it.Tool, Input: input, Chars: stats.Chars, Lines: stats.Lines, ViewChars: stats.ViewChars,
 		Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath, Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
 		Kind: stats.Kind,
+	}
+	if c.replies {
+		e.Replacement = proof.Sum(view)
 	}
 	if it.Exit != swap.NoExit {
 		code := it.Exit

@@ -209,6 +209,12 @@ func condensedFooter(it Item) string {
 	return fmt.Sprintf("Folded lines back exactly: %s.\n", show)
 }
 
+// maxBlockGap is how far apart two lines of one failure may be for the
+// lines between them to be part of its block (an assertion's code and
+// values, a stack frame): go test -v prints a test's log far above its
+// "--- FAIL", and the passing tests between are no part of it.
+const maxBlockGap = 4
+
 // noFold marks a line that stays.
 const noFold = -1
 
@@ -223,10 +229,15 @@ func (c *Condenser) plan(lines []string, fs []Failure) (folds []int, counts map[
 	for i := range lines {
 		pinned[i] = i < keptFirst || i >= len(lines)-keptLast
 	}
-	for _, f := range fs { // a failure's block, from its first line to its last, stays whole
+	for _, f := range fs { // a failure's lines, and the few between them (its block), stay
 		ls := f.Lines()
-		for n := ls[0].N; n <= ls[len(ls)-1].N; n++ {
-			pinned[n-1] = true
+		for i, l := range ls {
+			pinned[l.N-1] = true
+			if i > 0 && l.N-ls[i-1].N <= maxBlockGap {
+				for n := ls[i-1].N; n < l.N; n++ {
+					pinned[n-1] = true
+				}
+			}
 		}
 	}
 	rules := make([]int, len(lines)) // the rule each line matches, pinned or not
