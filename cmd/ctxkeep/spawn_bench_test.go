@@ -121,48 +121,59 @@ func BenchmarkHookSwap1MB(b *testing.B) {
 }
 
 func benchSwap1MB(b *testing.B, kind string) {
-	hook := testbin.Path(b)
 	floor := buildFloor(b)
-	home := b.TempDir()
-	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	migrate(b, hook, env)
-	projects := filepath.Join(home, "projects", "-p")
+	type program struct {
+		name          string
+		argv, env     []string
+		times, faults []time.Duration // page faults, kept as durations to reuse median
+	}
+	hookEnv := func(bin string) []string {
+		env := []string{"CTXKEEP_HOME=" + b.TempDir(), "PATH=" + os.Getenv("PATH")}
+		migrate(b, bin, env)
+		return env
+	}
+	programs := []*program{{name: "floor", argv: []string{floor}}, {name: "hook", argv: []string{testbin.Path(b), "hook"}, env: hookEnv(testbin.Path(b))}}
+	// CTXKEEP_BENCH_BASELINE names another build of ctxkeep (an earlier
+	// commit) to run beside, on the same payloads: before and after in
+	// one run, on the same machine.
+	if base := os.Getenv("CTXKEEP_BENCH_BASELINE"); base != "" {
+		programs = append(programs, &program{name: "baseline", argv: []string{base, "hook"}, env: hookEnv(base)})
+	}
+	projects := filepath.Join(b.TempDir(), "projects", "-p")
 	os.MkdirAll(projects, 0o700)
 	session := "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
 	payloads := make([][]byte, b.N)
 	for i := range b.N {
 		payloads[i] = swapPayload(kind, i, session, filepath.Join(projects, session+".jsonl"))
 	}
-	var times, floorTimes []time.Duration
-	var faults, floorFaults []time.Duration // page faults, kept as durations to reuse median
 	b.ResetTimer()
 	for i := range b.N {
-		cmd := exec.Command(floor)
-		cmd.Env, cmd.Stdin = env, bytes.NewReader(payloads[i])
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
-		}
-		floorTimes = append(floorTimes, time.Since(start))
-		floorFaults = append(floorFaults, time.Duration(minorFaults(cmd)))
-
-		cmd = exec.Command(hook, "hook")
-		cmd.Env, cmd.Stdin = env, bytes.NewReader(payloads[i])
-		start = time.Now()
-		out, err := cmd.Output()
-		times = append(times, time.Since(start))
-		faults = append(faults, time.Duration(minorFaults(cmd)))
-		if err != nil || !bytes.Contains(out, []byte("updatedToolOutput")) {
-			b.Fatalf("run %d: %v, stdout %.200q", i, err, out)
+		for _, p := range programs {
+			cmd := exec.Command(p.argv[0], p.argv[1:]...)
+			cmd.Env, cmd.Stdin = p.env, bytes.NewReader(payloads[i])
+			start := time.Now()
+			out, err := cmd.Output()
+			p.times = append(p.times, time.Since(start))
+			p.faults = append(p.faults, time.Duration(minorFaults(cmd)))
+			if err != nil || p.name != "floor" && !bytes.Contains(out, []byte("updatedToolOutput")) {
+				b.Fatalf("%s run %d: %v, stdout %.200q", p.name, i, err, out)
+			}
 		}
 	}
 	b.StopTimer()
-	hookMs, floorMs := float64(median(times).Microseconds())/1000, float64(median(floorTimes).Microseconds())/1000
-	b.ReportMetric(hookMs, "median-ms")
-	b.ReportMetric(floorMs, "floor-ms")
-	b.ReportMetric(hookMs/floorMs, "hook/floor")
-	b.ReportMetric(float64(median(faults)), "faults")
-	b.ReportMetric(float64(median(floorFaults)), "floor-faults")
+	floorMs := float64(median(programs[0].times).Microseconds()) / 1000
+	for _, p := range programs {
+		ms := float64(median(p.times).Microseconds()) / 1000
+		prefix := p.name + "-"
+		if p.name == "hook" {
+			prefix = ""
+		}
+		b.ReportMetric(ms, prefix+"median-ms")
+		b.ReportMetric(float64(median(p.faults)), prefix+"faults")
+		if p.name != "floor" {
+			b.ReportMetric(ms/floorMs, p.name+"/floor")
+		}
+	}
 	b.ReportMetric(0, "ns/op")
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"unsafe"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
@@ -104,7 +105,7 @@ func fullText(out claudecode.Output, sessionDir string, max int64) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("read the client's persisted output: %w", err)
 	}
-	return string(b), nil
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil // b is never changed: no copy
 }
 
 // exitStatus is what PostToolUse says of a Bash command: it fires only for
@@ -161,7 +162,7 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, 
 	var putErr, copyErr error
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); staged, putErr = st.Stage([]byte(it.Text)) }()
+	go func() { defer wg.Done(); staged, putErr = st.Stage(bytesOf(it.Text)) }()
 	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
 	if !small {
 		view, stats = render(*it)
@@ -204,5 +205,10 @@ func writeCopy(path, text string) error {
 	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s is not a folder (a symbolic link?)", dir)
 	}
-	return fsx.WriteFileReplace(path, []byte(text), fsx.FilePerm)
+	return fsx.WriteFileReplace(path, bytesOf(text), fsx.FilePerm)
 }
+
+// bytesOf is s as bytes, without copying it: for a megabyte of output that
+// is only hashed, compressed and written out (never changed), a copy is a
+// megabyte of fresh memory for nothing.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

@@ -67,6 +67,7 @@ type Middle struct {
 type compiledFold struct {
 	label    string
 	globs    []glob
+	leads    []byte // each glob's first byte, 0 when it starts with a run: most lines are told apart by it
 	indented bool
 }
 
@@ -75,7 +76,12 @@ func (c *Condenser) compile() {
 		for _, f := range c.Fold {
 			cf := compiledFold{label: f.Label, indented: f.Indented}
 			for _, p := range f.Patterns {
-				cf.globs = append(cf.globs, parseGlob(p))
+				g := parseGlob(p)
+				var lead byte
+				if len(g) > 0 && g[0].lit != "" {
+					lead = g[0].lit[0]
+				}
+				cf.globs, cf.leads = append(cf.globs, g), append(cf.leads, lead)
 			}
 			c.fold = append(c.fold, cf)
 		}
@@ -138,6 +144,7 @@ func onlyFilters(parts []string, except int) bool {
 // Condensed describes a condensed output.
 type Condensed struct {
 	Text     string         // what the model sees
+	Chars    int            // characters of the original
 	Lines    int            // lines of the original
 	Folded   int            // lines folded
 	Counts   map[string]int // lines each rule matches in the whole output, folded or not ("passed tests": 80)
@@ -146,8 +153,8 @@ type Condensed struct {
 }
 
 // stats are the figures of a condensed output, as a view's.
-func (c Condensed) stats(it Item, chars, size int) Stats {
-	st := Stats{Chars: chars, Lines: c.Lines, Failures: c.Failures, Shown: c.Failures, ViewChars: size, Kind: KindCondensed, Folded: c.Folded}
+func (c Condensed) stats(it Item, size int) Stats {
+	st := Stats{Chars: c.Chars, Lines: c.Lines, Failures: c.Failures, Shown: c.Failures, ViewChars: size, Kind: KindCondensed, Folded: c.Folded}
 	b := fmt.Sprintf("%s lines, %s folded", commas(c.Lines), commas(c.Folded))
 	if it.Exit != NoExit {
 		b += fmt.Sprintf(", exit %d", it.Exit)
@@ -175,7 +182,7 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 	}
 	lines := splitLines(it.Text)
 	fs, count := findFailures(it.Text, lines, -1)
-	folds, counts := c.plan(lines, fs)
+	folds, counts := c.plan(it.Text, lines, fs)
 	body, folded := render(lines, folds, c.label)
 	if folded == 0 {
 		return out, false
@@ -196,7 +203,7 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 		fmt.Fprintf(&h, "; %d failures, all shown with their causes", count.Failures)
 	}
 	h.WriteString(".\n")
-	out = Condensed{Text: h.String() + body + condensedFooter(it), Lines: len(lines), Folded: folded, Counts: counts, Failures: count.Lines, Last: lines[len(lines)-1]}
+	out = Condensed{Text: h.String() + body + condensedFooter(it), Chars: chars, Lines: len(lines), Folded: folded, Counts: counts, Failures: count.Lines, Last: lines[len(lines)-1]}
 	return out, true
 }
 
@@ -215,15 +222,20 @@ func condensedFooter(it Item) string {
 // "--- FAIL", and the passing tests between are no part of it.
 const maxBlockGap = 4
 
+// foldKind is what a line is folded as: an index in a condenser's Fold
+// rules, one of the position kinds below, or noFold (one per line of
+// outputs of tens of thousands of lines: small).
+type foldKind int16
+
 // noFold marks a line that stays.
-const noFold = -1
+const noFold foldKind = -1
 
 // plan says, for each line, the label it is folded under (an index in
 // c.Fold, or one of the position labels below), or noFold; and how many
 // lines of the whole output each fold rule matches.
-func (c *Condenser) plan(lines []string, fs []Failure) (folds []int, counts map[string]int) {
+func (c *Condenser) plan(text string, lines []string, fs []Failure) (folds []foldKind, counts map[string]int) {
 	c.compile()
-	folds = make([]int, len(lines))
+	folds = make([]foldKind, len(lines))
 	counts = map[string]int{}
 	pinned := make([]bool, len(lines))
 	for i := range lines {
@@ -240,15 +252,22 @@ func (c *Condenser) plan(lines []string, fs []Failure) (folds []int, counts map[
 			}
 		}
 	}
-	rules := make([]int, len(lines)) // the rule each line matches, pinned or not
+	rules := make([]foldKind, len(lines)) // the rule each line matches, pinned or not
+	perRule := make([]int, len(c.fold))
+	suspect := failureWordLines(text, lines)
 	for i, raw := range lines {
-		rules[i] = c.foldOf(raw)
+		rules[i] = c.foldOf(raw, suspect[i])
 		if rules[i] != noFold {
-			counts[c.fold[rules[i]].label]++
+			perRule[rules[i]]++
 		}
 		folds[i] = noFold
 		if !pinned[i] {
 			folds[i] = rules[i]
+		}
+	}
+	for k, n := range perRule {
+		if n > 0 {
+			counts[c.fold[k].label] += n
 		}
 	}
 	c.capSections(lines, folds, rules, pinned)
@@ -259,14 +278,16 @@ func (c *Condenser) plan(lines []string, fs []Failure) (folds []int, counts map[
 
 // Labels of lines folded for where they are rather than what they say.
 const (
-	sectionLabel = 1000 + iota
+	sectionLabel foldKind = 1000 + iota
 	middleLabel
 	blankLabel
 )
 
-func (c *Condenser) foldOf(raw string) int {
+// foldOf is the rule that folds raw, or noFold; suspect says that the line
+// may hold a failure word (failureWordLines).
+func (c *Condenser) foldOf(raw string, suspect bool) foldKind {
 	t := plain(raw)
-	if t == "" || saysFailure(t) {
+	if t == "" {
 		return noFold
 	}
 	indented := raw[0] == ' ' || raw[0] == '\t'
@@ -274,41 +295,84 @@ func (c *Condenser) foldOf(raw string) int {
 		if f.indented && !indented {
 			continue
 		}
-		for _, g := range f.globs {
+		for j, g := range f.globs {
+			if lead := f.leads[j]; lead != 0 && lead != t[0] {
+				continue
+			}
 			if g.match(t) {
-				return k
+				if suspect && saysFailure(t) {
+					return noFold
+				}
+				return foldKind(k)
 			}
 		}
 	}
 	return noFold
 }
 
-// failureWords, as words, keep a line from being folded by any rule: a
-// second guard behind the failure model, for the lines a tool prints
-// around a failure in a shape no rule knows ("Preparing metadata
-// (setup.py) ... error").
-var failureWords = []string{"error", "Error", "ERROR", "fail", "failed", "failure", "Failed", "FAIL", "FAILED", "fatal", "Fatal", "FATAL", "panic"}
-
-// saysFailure reports whether t holds one of failureWords as a word.
-func saysFailure(t string) bool {
-	for _, w := range failureWords {
-		for i := strings.Index(t, w); i >= 0; {
-			if isWordAt(t, i, i+len(w)) {
-				return true
-			}
-			next := strings.Index(t[i+1:], w)
-			if next < 0 {
+// failureWordLines marks the lines that hold a piece of a failure word
+// (saysFailure): a few fast searches over the whole output, so that the
+// word check runs only on those lines.
+func failureWordLines(text string, lines []string) []bool {
+	marks := make([]bool, len(lines))
+	starts := make([]int, len(lines)+1) // of each line in text
+	for i, l := range lines {
+		starts[i+1] = starts[i] + len(l) + 1
+	}
+	for _, piece := range []string{"rror", "RROR", "ail", "AIL", "atal", "ATAL", "panic"} {
+		for at := 0; at < len(text); {
+			k := strings.Index(text[at:], piece)
+			if k < 0 {
 				break
 			}
-			i += 1 + next
+			i, found := slices.BinarySearch(starts, at+k)
+			if !found {
+				i-- // inside line i-1
+			}
+			if i >= len(lines) {
+				break
+			}
+			marks[i] = true
+			at = starts[i+1] // on to the next line
 		}
+	}
+	return marks
+}
+
+// saysFailure reports whether t holds, as a word, error, Error, ERROR,
+// fail, failed, failure, Failed, FAIL, FAILED, fatal, Fatal, FATAL or
+// panic: those lines are never folded, whatever a rule says — a second
+// guard behind the failure model, for the lines a tool prints around a
+// failure in a shape no rule knows ("Preparing metadata (setup.py) ...
+// error"). It runs on every line a rule would fold (tens of thousands in a
+// large test log), so it only looks at word starts that may begin one.
+func saysFailure(t string) bool {
+	for i := 0; i < len(t); {
+		k := strings.IndexAny(t[i:], "eEfFp")
+		if k < 0 {
+			return false
+		}
+		i += k
+		if i > 0 && isWordByte(t, i-1) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(t) && isWordByte(t, j) {
+			j++
+		}
+		switch t[i:j] {
+		case "error", "Error", "ERROR", "fail", "failed", "failure", "Failed", "FAIL", "FAILED", "fatal", "Fatal", "FATAL", "panic":
+			return true
+		}
+		i = j
 	}
 	return false
 }
 
 // capSections folds the lines of each section past its first Keep lines
 // that are not folded already.
-func (c *Condenser) capSections(lines []string, folds, rules []int, pinned []bool) {
+func (c *Condenser) capSections(lines []string, folds, rules []foldKind, pinned []bool) {
 	if c.Section == nil {
 		return
 	}
@@ -347,7 +411,7 @@ func (c *Condenser) startsSection(raw string) bool {
 
 // capMiddle folds the kept lines of a listing between its first First and
 // its last Last.
-func (c *Condenser) capMiddle(lines []string, folds []int, pinned []bool) {
+func (c *Condenser) capMiddle(lines []string, folds []foldKind, pinned []bool) {
 	if c.Middle == nil {
 		return
 	}
@@ -369,7 +433,7 @@ func (c *Condenser) capMiddle(lines []string, folds []int, pinned []bool) {
 
 // absorbBlanks folds the blank lines between folded ones, so that a run
 // of noise separated by blank lines is folded as one.
-func absorbBlanks(lines []string, folds []int) {
+func absorbBlanks(lines []string, folds []foldKind) {
 	for i := 0; i < len(lines); {
 		if folds[i] != noFold || strings.TrimSpace(lines[i]) != "" {
 			i++
@@ -390,7 +454,7 @@ func absorbBlanks(lines []string, folds []int) {
 
 // render writes the kept lines and one line for each run of folded ones.
 // A run shorter than the line that would stand for it stays as it is.
-func render(lines []string, folds []int, label func(int) string) (body string, folded int) {
+func render(lines []string, folds []foldKind, label func(foldKind) string) (body string, folded int) {
 	var b strings.Builder
 	for i := 0; i < len(lines); {
 		if folds[i] == noFold {
@@ -430,13 +494,13 @@ func render(lines []string, folds []int, label func(int) string) (body string, f
 }
 
 // label names a fold; blank lines are counted as lines only.
-func (c *Condenser) label(k int) string {
+func (c *Condenser) label(k foldKind) string {
 	switch {
 	case k == sectionLabel:
 		return c.Section.Label
 	case k == middleLabel:
 		return c.Middle.Label
-	case k >= 0 && k < len(c.fold):
+	case k >= 0 && int(k) < len(c.fold):
 		return c.fold[k].label
 	}
 	return ""

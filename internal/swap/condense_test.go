@@ -230,3 +230,22 @@ func FuzzCondense(f *testing.F) {
 		}
 	})
 }
+
+func TestSaysFailure(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Preparing metadata (setup.py) ... error": true,
+		"npm error code 1":                        true,
+		"--- PASS: TestErrorHandling (0.00s)":     false,
+		"✓ returns an error for negatives":        true,
+		"test_failures.py::test_ok PASSED":        false,
+		"[warning] TailWorker: failed to start":   true,
+		"=== RUN   TestCase12":                    false,
+		"FAIL: x":                                 true,
+		"panicked":                                false,
+		"":                                        false,
+	} {
+		if got := saysFailure(line); got != want {
+			t.Errorf("saysFailure(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

@@ -368,3 +368,23 @@ func BenchmarkFailures1MBAllFailing(b *testing.B) {
 		}
 	}
 }
+
+func TestOver(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		threshold int
+		want      bool
+	}{
+		{strings.Repeat("x", 10), 10, false},
+		{strings.Repeat("x", 11), 10, true},
+		{strings.Repeat("é", 10), 10, false}, // 20 bytes, 10 characters
+		{strings.Repeat("é", 11), 10, true},
+		{strings.Repeat("😀", 10), 10, false}, // 40 bytes
+		{strings.Repeat("😀", 10) + "x", 10, true},
+		{"", 0, false},
+	} {
+		if got := Over(c.text, c.threshold); got != c.want {
+			t.Errorf("Over(%d bytes, %d) = %v, want %v", len(c.text), c.threshold, got, c.want)
+		}
+	}
+}

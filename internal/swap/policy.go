@@ -224,10 +224,9 @@ const (
 func Render(it Item, cd *Condenser, over bool, b Budget, minSaving int) (string, Stats) {
 	if cd != nil {
 		c, ok := cd.Condense(it, b)
-		chars := utf8.RuneCountInString(it.Text)
 		size := utf8.RuneCountInString(c.Text)
-		if ok && (over && len(c.Text) <= b.Chars || !over && size*100 <= chars*(100-minSaving)) {
-			return c.Text, c.stats(it, chars, size)
+		if ok && (over && len(c.Text) <= b.Chars || !over && size*100 <= c.Chars*(100-minSaving)) {
+			return c.Text, c.stats(it, size)
 		}
 	}
 	if !over {
@@ -250,7 +249,20 @@ func shownExtra(tool, text string) int {
 }
 
 // Over reports whether text is longer than threshold characters, counting
-// runes only when the byte length leaves a doubt.
+// runes only when the byte length leaves a doubt (a character is at most
+// utf8.UTFMax bytes), and then only as far as the threshold.
 func Over(text string, threshold int) bool {
-	return len(text) > threshold && utf8.RuneCountInString(text) > threshold
+	switch {
+	case len(text) <= threshold:
+		return false
+	case len(text) > utf8.UTFMax*threshold:
+		return true
+	}
+	n := 0
+	for range text {
+		if n++; n > threshold {
+			return true
+		}
+	}
+	return false
 }
