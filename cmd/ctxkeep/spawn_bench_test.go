@@ -110,8 +110,9 @@ func median(d []time.Duration) time.Duration {
 // `go test -v` (which its condenser folds) and a server log (no condenser:
 // the swap view). Runs alternate with the floor, a Go program that reads
 // the same payload from stdin and exits, so that both see the same
-// machine; the medians, their ratio and the minor page faults (fresh
-// memory touched) are reported.
+// machine; the medians, their ratio, the mean CPU time (user and
+// system: what load on a shared machine changes least) and the minor page
+// faults (fresh memory touched) are reported.
 //
 //	go test -run '^$' -bench HookSwap1MB -benchtime 60x ./cmd/ctxkeep
 func BenchmarkHookSwap1MB(b *testing.B) {
@@ -123,9 +124,9 @@ func BenchmarkHookSwap1MB(b *testing.B) {
 func benchSwap1MB(b *testing.B, kind string) {
 	floor := buildFloor(b)
 	type program struct {
-		name          string
-		argv, env     []string
-		times, faults []time.Duration // page faults, kept as durations to reuse median
+		name               string
+		argv, env          []string
+		times, cpu, faults []time.Duration // page faults, kept as durations to reuse median
 	}
 	hookEnv := func(bin string) []string {
 		env := []string{"CTXKEEP_HOME=" + b.TempDir(), "PATH=" + os.Getenv("PATH")}
@@ -154,6 +155,7 @@ func benchSwap1MB(b *testing.B, kind string) {
 			start := time.Now()
 			out, err := cmd.Output()
 			p.times = append(p.times, time.Since(start))
+			p.cpu = append(p.cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 			p.faults = append(p.faults, time.Duration(minorFaults(cmd)))
 			if err != nil || p.name != "floor" && !bytes.Contains(out, []byte("updatedToolOutput")) {
 				b.Fatalf("%s run %d: %v, stdout %.200q", p.name, i, err, out)
@@ -169,12 +171,23 @@ func benchSwap1MB(b *testing.B, kind string) {
 			prefix = ""
 		}
 		b.ReportMetric(ms, prefix+"median-ms")
+		b.ReportMetric(float64(mean(p.cpu).Microseconds())/1000, prefix+"cpu-ms")
 		b.ReportMetric(float64(median(p.faults)), prefix+"faults")
 		if p.name != "floor" {
 			b.ReportMetric(ms/floorMs, p.name+"/floor")
 		}
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// mean is the average of d: CPU times are counted in ticks, and only their
+// mean over many runs says something.
+func mean(d []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, x := range d {
+		sum += x
+	}
+	return sum / time.Duration(max(len(d), 1))
 }
 
 // minorFaults is how many minor page faults a finished process took: the
