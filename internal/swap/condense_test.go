@@ -1,6 +1,7 @@
 package swap
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -247,5 +248,39 @@ func TestSaysFailure(t *testing.T) {
 		if got := saysFailure(line); got != want {
 			t.Errorf("saysFailure(%q) = %v, want %v", line, got, want)
 		}
+	}
+}
+
+// Render: below its threshold, an output is condensed only when that saves
+// swap.condense_min_saving percent; above, the condensed text must fit the
+// view's budget, else the view is shown; never a condensed text as long
+// as the output.
+func TestRender(t *testing.T) {
+	cd := CondenserFor("go test -v ./...")
+	var b strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&b, "=== RUN   TestCase%02d\n--- PASS: TestCase%02d (0.00s)\n", i, i)
+	}
+	run := b.String() + "PASS\nok  \texample.com/shop\t0.012s\n"
+	it := Item{ID: "0123456789ab", Tool: "Bash", Input: "go test -v ./...", Text: run, Exit: 0}
+	budget := Budget{Chars: 2500, Summary: 500, KeyLines: 20}
+	if text, st := Render(it, cd, false, budget, 30); st.Kind != KindCondensed || len(text) >= len(run)/2 {
+		t.Errorf("below the threshold: %s, %d of %d bytes", st.Kind, len(text), len(run))
+	}
+	if text, _ := Render(it, cd, false, budget, 99); text != "" {
+		t.Errorf("condensed though it saves less than 99%%:\n%s", text)
+	}
+	if text, _ := Render(it, nil, false, budget, 30); text != "" {
+		t.Errorf("below the threshold without a condenser: %q", text)
+	}
+	if _, st := Render(it, cd, true, budget, 30); st.Kind != KindCondensed {
+		t.Errorf("over the threshold, fitting the budget: %s", st.Kind)
+	}
+	if _, st := Render(it, cd, true, Budget{Chars: 300, Summary: 100, KeyLines: 20}, 30); st.Kind != KindView {
+		t.Errorf("over the threshold, past the budget: %s", st.Kind)
+	}
+	small := Item{ID: "0123456789ab", Tool: "Bash", Text: "=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \tx\t0.01s\n", Exit: 0}
+	if text, _ := Render(small, cd, false, budget, 0); text != "" {
+		t.Errorf("condensed to no shorter:\n%s", text)
 	}
 }

@@ -225,7 +225,7 @@ func Render(it Item, cd *Condenser, over bool, b Budget, minSaving int) (string,
 	if cd != nil {
 		c, ok := cd.Condense(it, b)
 		size := utf8.RuneCountInString(c.Text)
-		if ok && (over && len(c.Text) <= b.Chars || !over && size*100 <= c.Chars*(100-minSaving)) {
+		if ok && size < c.Chars && (over && len(c.Text) <= b.Chars || !over && size*100 <= c.Chars*(100-minSaving)) {
 			return c.Text, c.stats(it, size)
 		}
 	}
