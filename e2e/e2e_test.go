@@ -78,6 +78,12 @@ type sessionStats struct {
 		Tool  string `json:"tool"`
 		Count int    `json:"count"`
 	} `json:"by_tool"`
+	Swap *struct {
+		Entries    int `json:"entries"`
+		Applied    int `json:"applied"`
+		NotApplied int `json:"not_applied"`
+		Unchecked  int `json:"unchecked"`
+	} `json:"swap"`
 }
 
 func (c *ctxkeep) stats(session string) sessionStats {

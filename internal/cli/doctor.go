@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 
@@ -77,7 +78,7 @@ func (o *doctorOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	r := doctorReport{OK: true, Checks: []check{}}
 	for _, c := range []func(context.Context) check{
-		a.checkBinary, a.checkHooks, a.checkCodex, a.checkConfig, a.checkStore, a.checkLog, a.checkClient,
+		a.checkBinary, a.checkHooks, a.checkCodex, a.checkConfig, a.checkStore, a.checkLog, a.checkClient, a.checkReplacements,
 	} {
 		res := c(ctx)
 		r.OK = r.OK && res.Status != statusFail
@@ -319,6 +320,40 @@ func (a *app) checkClient(ctx context.Context) check {
 		c.Status, c.Hint = statusWarn, "start claude in a project; the next doctor run shows the calls and the version its hooks report"
 	}
 	c.Detail = strings.Join(parts, "; ")
+	return c
+}
+
+// checkReplacements reports the replacements the client did not take, as
+// the transcripts show them (internal/proof): the tool, the shape sent and
+// why, for the latest.
+func (a *app) checkReplacements(ctx context.Context) check {
+	c := check{Name: "applied", Status: statusOK}
+	st, err := a.openStore(ctx)
+	if err != nil {
+		c.Detail = "no store to check"
+		return c
+	}
+	swaps, err := st.Swaps(ctx, "")
+	if err != nil {
+		return fail(c, err.Error(), "")
+	}
+	var p ctxkeep.Proof
+	for _, s := range swaps {
+		p.Applied, p.NotApplied, p.Unchecked = p.Applied+s.Applied, p.NotApplied+s.NotApplied, p.Unchecked+s.Unchecked
+	}
+	c.Detail = fmt.Sprintf("replacements taken by the client: %d applied, %d not applied, %d not checked yet", p.Applied, p.NotApplied, p.Unchecked)
+	if p.NotApplied == 0 {
+		return c
+	}
+	latest, err := st.NotApplied(ctx, 3)
+	if err != nil {
+		return fail(c, err.Error(), "")
+	}
+	c.Status = statusWarn
+	for _, e := range latest {
+		c.Detail += fmt.Sprintf("\n        %s %s (%s): %s", e.ID, e.Tool, e.ToolUseID, e.Verdict)
+	}
+	c.Hint = "the model saw those outputs whole: a client update may have changed the tool's output shape (please report it), or another PostToolUse hook answered the same calls"
 	return c
 }
 

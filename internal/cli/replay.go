@@ -117,9 +117,9 @@ func printReplay(a *app, r replay.Report) {
 	}
 	fmt.Fprint(w, "\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "TOOL\tRESULTS\tSWAPPED\tCHARS BEFORE\t~TOKENS\tCHARS AFTER\t~TOKENS\tREMAINS\t")
+	fmt.Fprintln(tw, "TOOL\tRESULTS\tSWAPPED\tCONDENSED\tCHARS BEFORE\t~TOKENS\tCHARS AFTER\t~TOKENS\tREMAINS\t")
 	for _, t := range append(r.ByTool, r.Total) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f%%\t\n", t.Tool, t.Calls, t.Swapped+t.Wrapped,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f%%\t\n", t.Tool, t.Calls, t.Swapped, t.Condensed,
 			t.CharsBefore, t.TokensBefore(), t.CharsAfter, t.TokensAfter(), 100*t.Ratio())
 	}
 	tw.Flush()
@@ -127,12 +127,19 @@ func printReplay(a *app, r replay.Report) {
 		100*r.Total.Ratio(), r.Total.TokensBefore()-r.Total.TokensAfter())
 	if r.Total.SwappedChars > 0 {
 		fmt.Fprintf(w, "The %d outputs swapped out: %d characters, replaced by %d characters of views (%.1f%%).\n",
-			r.Total.Swapped+r.Total.Wrapped, r.Total.SwappedChars, r.Total.ViewChars, 100*float64(r.Total.ViewChars)/float64(r.Total.SwappedChars))
+			r.Total.Swapped, r.Total.SwappedChars, r.Total.ViewChars, 100*float64(r.Total.ViewChars)/float64(r.Total.SwappedChars))
+	}
+	if r.Total.CondensedChars > 0 {
+		fmt.Fprintf(w, "The %d outputs condensed: %d characters, down to %d (%.1f%%), every failure with its causes kept.\n",
+			r.Total.Condensed, r.Total.CondensedChars, r.Total.CondensedTo, 100*float64(r.Total.CondensedTo)/float64(r.Total.CondensedChars))
+	}
+	if r.Total.Pointers > 0 {
+		fmt.Fprintf(w, "%d unchanged re-read(s) would have been answered by a pointer to the earlier Read.\n", r.Total.Pointers)
 	}
 	if r.Total.Wrapped > 0 {
 		fmt.Fprintf(w, "%d failed command(s) would have run through the wrapper and been kept whole.\n", r.Total.Wrapped)
 	}
-	fmt.Fprintf(w, "Failure lines in the outputs swapped out: %d; listed in their views: %d (the rest counted, all of them at `ctxkeep show ID --failures`).\n",
+	fmt.Fprintf(w, "Failure lines in the outputs swapped out or condensed: %d; shown: %d (the rest counted, all of them at `ctxkeep show ID --failures`).\n",
 		r.Total.FailureLines, r.Total.FailureShown)
 	if r.BadLines > 0 {
 		fmt.Fprintf(w, "%d transcript line(s) could not be read and were skipped.\n", r.BadLines)

@@ -152,10 +152,12 @@ func printSessionDetail(a *app, s ctxkeep.SessionStats) {
 	if sw := s.Swap; sw != nil {
 		fmt.Fprintf(w, "\nswapped out: %d outputs, %d characters (~%d tokens) kept out of the context; %d retrieved again (re-fetch rate %.0f%%), %d retrievals\n",
 			sw.Entries, sw.KeptOut(), (sw.KeptOut()+3)/4, sw.Retrieved, 100*sw.RefetchRate(), sw.Retrievals)
+		fmt.Fprintf(w, "replacements the client took (checked in the transcript): %d applied, %d not applied, %d not checked yet\n",
+			sw.Applied, sw.NotApplied, sw.Unchecked)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "TOOL\tSWAPPED\tORIGINALS\tVIEWS\t~TOKENS KEPT OUT\tRETRIEVED\t")
+		fmt.Fprintln(tw, "TOOL\tSWAPPED\tORIGINALS\tVIEWS\t~TOKENS KEPT OUT\tRETRIEVED\tAPPLIED\tNOT APPLIED\t")
 		for _, t := range sw.ByTool {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", t.Tool, t.Entries, t.Chars, t.ViewChars, (t.Chars-t.ViewChars+3)/4, t.Retrieved)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", t.Tool, t.Entries, t.Chars, t.ViewChars, (t.Chars-t.ViewChars+3)/4, t.Retrieved, t.Applied, t.NotApplied)
 		}
 		tw.Flush()
 	}

@@ -24,6 +24,10 @@ type Call struct {
 
 	logf  func(format string, args ...any)
 	large *ctxkeep.LargeOutput // a command's output swapped out, journalled to learn from
+	// replies is set when what the model sees of a stored output goes
+	// back in this call's reply (PostToolUse): its effect is then checked
+	// in the transcript at the end of the turn (proof.go).
+	replies bool
 }
 
 // Store opens the store on first use. It never migrates: an index that is

@@ -42,8 +42,9 @@ func codexPostToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	}
 	// Codex's tool_input has Claude Code's shape: {"command"} for the shell.
 	in := claudecode.ParseInput(ev.ToolInput)
-	if swap.Decide(swap.Call{Tool: ev.ToolName, Command: in.Command, Agent: ev.AgentID != ""}, out.Text, c.Config) != "" {
-		return nil, nil
+	call := swap.Call{Tool: ev.ToolName, Command: in.Command, Agent: ev.AgentID != ""}
+	if swap.Decide(call, out.Text, c.Config) != "" {
+		return nil, nil // below the threshold, Codex outputs stay whole (a block reason is all ctxkeep can return)
 	}
 	if int64(len(out.Text)) > c.Config.Limits.MaxOutputBytes {
 		return nil, fmt.Errorf("%s output of %d bytes is over limits.max_output_bytes; left in the context", ev.ToolName, len(out.Text))
@@ -57,7 +58,7 @@ func codexPostToolUse(ctx context.Context, c *Call) (*Reply, error) {
 			item.Exit = code
 		}
 	}
-	view, err := c.putOutput(ctx, &item, "")
+	view, err := c.putOutput(ctx, &item, "", c.renderer(swap.Condensing(call, out.Text, c.Config), true), false)
 	if err != nil {
 		return nil, err
 	}

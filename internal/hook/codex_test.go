@@ -95,6 +95,7 @@ func (c *codexFixture) entries() []ctxkeep.Entry {
 func TestCodexPostToolUseReplacesTheOutput(t *testing.T) {
 	f := newCodexFixture(t)
 	f.vars["CTXKEEP_VIEW_BUDGET"] = "50000"
+	f.vars["CTXKEEP_SWAP_CONDENSE"] = "false" // the view is what this test is about (a go test log would be condensed)
 	output := strings.Repeat("=== RUN   TestCase\n", 3000) + "--- FAIL: TestRefund (0.00s)\n    refund_test.go:42: got 1999 want 2000\nFAIL\n"
 	reply := f.post("call_1", "go test ./...", output, 1)
 	if reply == nil {

@@ -13,12 +13,12 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -123,11 +123,13 @@ func runAs(start time.Time, agent string, env app.Env, stdin io.Reader, stdout i
 }
 
 func decode(payload []byte) (*Event, error) {
-	if len(strings.TrimSpace(string(payload))) == 0 {
+	if len(bytes.TrimSpace(payload)) == 0 {
 		return nil, errors.New("empty payload")
 	}
 	var ev Event
-	if err := fastjson.Unmarshal(payload, &ev); err != nil {
+	// The tool's input and output stay slices of the payload, which the
+	// call keeps: a megabyte of output is not copied before it is read.
+	if err := fastjson.UnmarshalAliased(payload, &ev); err != nil {
 		return nil, fmt.Errorf("bad payload (%d bytes): %w", len(payload), err)
 	}
 	if ev.HookEventName == "" {

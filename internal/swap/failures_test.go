@@ -236,8 +236,8 @@ func TestDecide(t *testing.T) {
 	}{
 		{Call{Tool: "Bash", Command: "go test ./..."}, strings.Repeat("x", 6145), ""},
 		{Call{Tool: "Bash", Command: "go test ./..."}, strings.Repeat("x", 6144), "below the threshold"},
-		{Call{Tool: "Bash", Command: "git status"}, strings.Repeat("x", 9000), "trivial command"},
-		{Call{Tool: "Bash", Command: "cd sub && git status"}, strings.Repeat("x", 9000), "trivial command"},
+		{Call{Tool: "Bash", Command: "git branch -a"}, strings.Repeat("x", 9000), "trivial command"},
+		{Call{Tool: "Bash", Command: "cd sub && git branch -a"}, strings.Repeat("x", 9000), "trivial command"},
 		{Call{Tool: "Bash", Command: "cd sub && npm test"}, strings.Repeat("x", 9000), ""},
 		{Call{Tool: "Bash", Command: "ctxkeep show abc"}, strings.Repeat("x", 9000), "trivial command"},
 		{Call{Tool: "Read", FilePath: "/p/CLAUDE.md"}, strings.Repeat("x", 9000), "file that must arrive whole"},
@@ -365,6 +365,26 @@ func BenchmarkFailures1MBAllFailing(b *testing.B) {
 	for b.Loop() {
 		if _, n := Failures(text, 10); n.Lines != 6*n.Failures {
 			b.Fatalf("%+v", n)
+		}
+	}
+}
+
+func TestOver(t *testing.T) {
+	for _, c := range []struct {
+		text      string
+		threshold int
+		want      bool
+	}{
+		{strings.Repeat("x", 10), 10, false},
+		{strings.Repeat("x", 11), 10, true},
+		{strings.Repeat("é", 10), 10, false}, // 20 bytes, 10 characters
+		{strings.Repeat("é", 11), 10, true},
+		{strings.Repeat("😀", 10), 10, false}, // 40 bytes
+		{strings.Repeat("😀", 10) + "x", 10, true},
+		{"", 0, false},
+	} {
+		if got := Over(c.text, c.threshold); got != c.want {
+			t.Errorf("Over(%d bytes, %d) = %v, want %v", len(c.text), c.threshold, got, c.want)
 		}
 	}
 }

@@ -59,7 +59,7 @@ var openerPhrases = []string{
 	": No such file or directory", "] No such file or directory", ": command not found", "command not found: ",
 	": Permission denied", "] Permission denied", ": permission denied",
 	"returned non-zero", "BUILD FAILED", "BUILD FAILURE", " failed with ",
-	": error:", ": error TS", " - error TS", ": fatal error:", "... FAILED", "panicked at",
+	": error:", ": error TS", " - error TS", ": fatal error:", "... FAILED", "panicked at", "ERR_PNPM_",
 }
 
 // exitPhrases are followed by a status; they mark a failure unless it is 0.

@@ -56,6 +56,8 @@ type Stats struct {
 	Binary    bool   // the output is binary data
 	Brief     string // one line, for inventories
 	ViewChars int    // characters of the view
+	Kind      string // what the model sees: KindView, KindCondensed, KindPointer
+	Folded    int    // lines folded, when condensed
 }
 
 // View renders the view of it within b.Chars bytes (so within as many
