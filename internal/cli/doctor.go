@@ -44,13 +44,16 @@ var doctorCmd = &command{
 	usage:   "doctor [--json]",
 	summary: "check the binary, the hooks, the config, the store, the log and the client",
 	group:   groupSetup,
-	long: `Runs six checks and prints one line each (ok, warn or fail) with a hint when something needs
+	long: `Runs seven checks and prints one line each (ok, warn or fail) with a hint when something needs
 doing. Exit status 1 if a check fails (with --json, the document says "ok": false).
 
   binary  fails when the binary cannot find its own path
   hooks   fails when ctxkeep is in no settings file, an event is missing, a registered command is
           not an executable file, a settings file is malformed or sets disableAllHooks; warns
           when a deadline (deadline.EVENT) does not fit in the timeout registered for the event
+  mcp     fails when the MCP server registered for the user (~/.claude.json) does not answer
+          initialize or does not list its three tools; warns when it is not registered (the
+          agent then gets stored outputs back through its shell only)
   config  fails when a config file or CTXKEEP_* variable is invalid (the hooks pass through
           meanwhile); warns when ctxkeep is disabled
   store   fails when the index cannot be opened or fails SQLite's quick check, or a row has no
@@ -74,7 +77,7 @@ func (o *doctorOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	r := doctorReport{OK: true, Checks: []check{}}
 	for _, c := range []func(context.Context) check{
-		a.checkBinary, a.checkHooks, a.checkConfig, a.checkStore, a.checkLog, a.checkClient,
+		a.checkBinary, a.checkHooks, a.checkMCP, a.checkConfig, a.checkStore, a.checkLog, a.checkClient,
 	} {
 		res := c(ctx)
 		r.OK = r.OK && res.Status != statusFail

@@ -119,7 +119,10 @@ func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
 		return statusLineHint(malformedHint(err, path), path)
 	}
 	if o.dryRun {
-		return a.printDryRun(res, "install")
+		if err := a.printDryRun(res, "install"); err != nil || scope != claudecode.User {
+			return err
+		}
+		return a.installMCP(reg, true)
 	}
 	if res.Changed {
 		fmt.Fprintf(a.Stdout, "installed ctxkeep's hooks for %d events in %s (%s settings)\n", len(reg.Hooks), path, scope)
@@ -130,6 +133,11 @@ func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
 		fmt.Fprintf(a.Stdout, "already installed in %s (%s settings)\n", path, scope)
 	}
 	o.status.report(a, path)
+	if scope == claudecode.User {
+		if err := a.installMCP(reg, false); err != nil {
+			return err
+		}
+	}
 	if err := a.installPinCommands(a.commandsDir(scope)); err != nil {
 		return err
 	}
@@ -226,7 +234,8 @@ func (a *app) registration() (claudecode.Registration, error) {
 	if err != nil {
 		return claudecode.Registration{}, err
 	}
-	reg := claudecode.Registration{Command: claudecode.ShellQuote(exe) + " hook"}
+	mcp := claudecode.CtxkeepMCPServer(exe)
+	reg := claudecode.Registration{Command: claudecode.ShellQuote(exe) + " hook", MCP: &mcp}
 	for _, ev := range config.HookEvents {
 		reg.Hooks = append(reg.Hooks, claudecode.HookSpec{Event: ev, Timeout: clientTimeout(cfg.DeadlineFor(ev))})
 	}
@@ -277,6 +286,9 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 	path := a.settingsPath(scope)
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s (no such file)\n", path)
+		if scope == claudecode.User {
+			return a.uninstallMCP(o.dryRun)
+		}
 		return nil
 	}
 	res, err := claudecode.ApplyFile(path, removeAll, claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
@@ -287,12 +299,22 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 		if err := a.printDryRun(res, "uninstall"); err != nil {
 			return err
 		}
+		if scope == claudecode.User {
+			if err := a.uninstallMCP(true); err != nil {
+				return err
+			}
+		}
 		return a.removePinCommands(scope, true)
 	}
 	if !res.Changed {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s\n", path)
 	} else {
 		fmt.Fprintf(a.Stdout, "removed ctxkeep's hooks from %s (backup: %s)\n", path, res.Backup)
+	}
+	if scope == claudecode.User {
+		if err := a.uninstallMCP(false); err != nil {
+			return err
+		}
 	}
 	if err := a.removePinCommands(scope, false); err != nil {
 		return err

@@ -103,7 +103,8 @@ func exitStatus(tool string) int {
 
 func viewBudget(c *Call) swap.Budget {
 	v := c.Config.View
-	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
+	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact,
+		Retrieval: c.retrieval()}
 }
 
 // putOutput stores the original durably and indexes it, and returns its
@@ -129,7 +130,8 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	wg.Add(2)
 	go func() { defer wg.Done(); staged, putErr = st.Stage([]byte(it.Text)) }()
 	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
-	view, stats := swap.View(*it, viewBudget(c))
+	budget := viewBudget(c)
+	view, stats := swap.View(*it, budget)
 	wg.Wait()
 	if putErr != nil {
 		return "", putErr
@@ -137,7 +139,7 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	if copyErr != nil {
 		c.logf("%s session=%s: readable copy: %v", c.Event.HookEventName, c.Event.SessionID, copyErr)
 		it.CopyPath = "" // the view then points to `ctxkeep show` only
-		view, stats = swap.View(*it, viewBudget(c))
+		view, stats = swap.View(*it, budget)
 	}
 	e := ctxkeep.Entry{
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,

@@ -14,6 +14,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"os/exec"
 	"sync"
 	"time"
 
@@ -52,10 +54,15 @@ func New(o Options) *sdk.Server {
 	return srv
 }
 
-// Serve answers the client on stdin and stdout until it hangs up.
-func Serve(ctx context.Context, o Options) error {
-	return New(o).Run(ctx, &sdk.StdioTransport{})
+// Serve answers the client, one JSON-RPC message a line on in and out
+// (the process's stdin and stdout), until it hangs up.
+func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
+	return New(o).Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
 }
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 func tool(name, description, schema string) *sdk.Tool {
 	return &sdk.Tool{Name: name, Description: description, InputSchema: json.RawMessage(schema),
@@ -83,4 +90,24 @@ func (s *server) withStore(ctx context.Context, f func(ctxkeep.Store) (string, e
 		return nil, nil, err // the SDK makes it a result with isError
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out}}}, nil, nil
+}
+
+// Probe starts a server with cmd, as the client would, and returns the
+// server's name and its tools' names: `ctxkeep doctor` checks that the
+// registered command answers. The server is stopped before Probe returns.
+func Probe(ctx context.Context, cmd *exec.Cmd) (server string, tools []string, err error) {
+	client := sdk.NewClient(&sdk.Implementation{Name: "ctxkeep-doctor", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, t := range res.Tools {
+		tools = append(tools, t.Name)
+	}
+	return cs.InitializeResult().ServerInfo.Name, tools, nil
 }
