@@ -251,3 +251,36 @@ func TestClientConfigLockIsTheClients(t *testing.T) {
 		t.Errorf("the client left its lock behind: %v", err)
 	}
 }
+
+// TestPluginGivesHooksAndTools: one plugin folder (`ctxkeep install
+// --plugin DIR`) gives the client both the hooks and the server; the
+// client names the plugin's tools mcp__plugin_ctxkeep_ctxkeep__…, and the
+// views say so.
+func TestPluginGivesHooksAndTools(t *testing.T) {
+	h := clienttest.New(t)
+	ck := newCtxkeep(t, h)
+	plugin := filepath.Join(h.Home, "ctxkeep-plugin")
+	ck.run("install", "--plugin", plugin)
+	if err := os.WriteFile(filepath.Join(h.Project, "replica.sh"), []byte(replicaScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const tool = "mcp__plugin_ctxkeep_ctxkeep__show"
+	h.API.Script(fakeapi.Bash("toolu_run", "sh replica.sh"))
+	h.API.Respond(func(r *fakeapi.Request) fakeapi.Reply {
+		if _, ok := r.ToolResult("toolu_show"); ok {
+			return fakeapi.Say("done")
+		}
+		view, _ := r.ToolResult("toolu_run")
+		m := regexp.MustCompile("`" + tool + ` \{"id":"([0-9a-f]{12})","lines":"A:B"\}` + "`").FindStringSubmatch(view)
+		if m == nil {
+			return fakeapi.Say("the view does not name the plugin's tool")
+		}
+		return fakeapi.Call("toolu_show", tool, map[string]any{"id": m[1], "lines": "251:251"})
+	})
+	h.Run("run the replica tests", "--tools", "Bash", "--plugin-dir", plugin)
+	last := h.API.Last(fakeapi.Main)
+	if got, _ := last.ToolResult("toolu_show"); got != "    quorum_test.go:41: ERROR: replica db-7 lost quorum at 12:04:33\n" {
+		view, _ := last.ToolResult("toolu_run")
+		t.Errorf("%s lines 251:251 = %q; the view:\n%s", tool, got, view)
+	}
+}

@@ -42,7 +42,7 @@ type doctorReport struct {
 var doctorCmd = &command{
 	name:    "doctor",
 	usage:   "doctor [--json]",
-	summary: "check the binary, the hooks, the config, the store, the log and the client",
+	summary: "check the binary, the hooks, the MCP server, the config, the store, the log and the client",
 	group:   groupSetup,
 	long: `Runs seven checks and prints one line each (ok, warn or fail) with a hint when something needs
 doing. Exit status 1 if a check fails (with --json, the document says "ok": false).

@@ -53,7 +53,7 @@ func (a *app) settingsPath(scope claudecode.Scope) string {
 var installCmd = &command{
 	name:    "install",
 	usage:   "install [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]",
-	summary: "register ctxkeep's hooks with Claude Code and prepare the store",
+	summary: "register ctxkeep's hooks and MCP server with Claude Code and prepare the store",
 	group:   groupSetup,
 	long: `Registers "<absolute path of this binary> hook" for every event ctxkeep handles (SessionStart,
 UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStop,
@@ -63,6 +63,12 @@ hooks, even in the same event, are kept; the previous file is saved beside it as
 settings.json.ctxkeep-backup-<UTC time> (the oldest and the newest two are kept) before an atomic replace. A
 malformed file is refused, untouched, with the line and column. A second run says "already
 installed"; a newer binary updates its handlers in place.
+
+For the user (the default scope), it also registers ctxkeep's MCP server (` + "`ctxkeep mcp`" + `: the tools
+search, show and recall) in the client's own configuration, ~/.claude.json (in CLAUDE_CONFIG_DIR
+when set), as ` + "`claude mcp add --scope user`" + ` would, edited with the same care and backed up; then
+views name the tools instead of the command line (docs/MCP.md). --plugin writes the server into
+the plugin folder too (.mcp.json).
 
 It also adds the slash commands /pin-last, /pin-next, /pin-start and /pin-end, creates the data
 folders and migrates the index, so that hooks never have to.`,
@@ -256,7 +262,8 @@ var uninstallCmd = &command{
 	summary: "remove ctxkeep's hooks from Claude Code's settings",
 	group:   groupSetup,
 	long: `Removes ctxkeep's handlers (and the groups, events and hooks object they leave empty), and the
-statusLine when it is ctxkeep's, and nothing else: your own hooks stay as you wrote them.
+statusLine when it is ctxkeep's, and (for the user) ctxkeep's MCP server from ~/.claude.json, and
+nothing else: your own hooks and servers stay as you wrote them.
 Install followed by uninstall gives back the original file byte for byte when it was formatted
 with two spaces. The pin slash commands ctxkeep wrote go too (yours of the same name stay), and
 their folder when ctxkeep's were all it held, unless ctxkeep is still registered in another scope
