@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // hook payloads of megabytes, ~3× encoding/json (internal/fastjson)
 	github.com/klauspost/compress v1.20.3 // zstd for the blob store
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // the MCP server (`ctxkeep mcp`): the official SDK, +1.1 ms at start-up against mark3labs/mcp-go's +6.6 ms
 	github.com/ncruces/go-sqlite3 v0.35.6 // SQLite with FTS5, pure Go (no cgo), cheapest start-up (docs/ARCHITECTURE.md)
 	github.com/pelletier/go-toml/v2 v2.4.3 // config files; no work at init
 	github.com/rogpeppe/go-internal v1.16.0 // testscript, for the CLI's script tests
@@ -13,8 +14,15 @@ require (
 
 require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/ncruces/go-sqlite3-wasm/v6 v6.3.35304 // indirect
 	github.com/ncruces/julianday v1.0.0 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.50.0 // indirect
 )

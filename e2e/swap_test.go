@@ -72,7 +72,7 @@ func TestLargeOutputsAreSwappedOut(t *testing.T) {
 		if len(view) > viewBudget+400 { // the client adds line numbers to Read views
 			t.Errorf("%s: the model saw %d characters:\n%s", c.tool, len(view), view)
 		}
-		for _, want := range append(c.mustShow, "[ctxkeep]", "ctxkeep show ") {
+		for _, want := range append(c.mustShow, "[ctxkeep]", `mcp__ctxkeep__show {"id":"`) { // install registered the MCP server
 			if !strings.Contains(view, want) {
 				t.Errorf("%s: view lacks %q:\n%s", c.tool, want, view)
 			}
@@ -121,7 +121,7 @@ func TestLargeOutputsAreSwappedOut(t *testing.T) {
 			t.Errorf("the resumed session's first request does not list %s %s:\n%s", e.ID, c.tool, inventory)
 		}
 	}
-	if !strings.Contains(inventory, "ctxkeep show ID") {
+	if !strings.Contains(inventory, `mcp__ctxkeep__show {"id":"ID"}`) {
 		t.Errorf("inventory without retrieval hint:\n%s", inventory)
 	}
 }

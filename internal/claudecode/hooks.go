@@ -21,6 +21,7 @@ type HookSpec struct {
 type Registration struct {
 	Command string // the full command line, e.g. "'/opt/my tools/ctxkeep' hook"
 	Hooks   []HookSpec
+	MCP     *MCPServer // the MCP server a plugin starts along with the hooks; nil: none
 }
 
 // Found is a ctxkeep handler found in a settings file.

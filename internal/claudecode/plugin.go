@@ -28,8 +28,8 @@ type pluginHooks struct {
 
 // WritePlugin lays out in dir a Claude Code plugin that registers reg, for
 // loading ctxkeep with --plugin-dir rather than through settings: the
-// manifest .claude-plugin/plugin.json and hooks/hooks.json. It returns the
-// files it wrote. It refuses a folder holding files of another plugin, but
+// manifest .claude-plugin/plugin.json, hooks/hooks.json and, when reg
+// names an MCP server, .mcp.json. It returns the files it wrote. It refuses a folder holding files of another plugin, but
 // rewrites its own, so it can be run again after an upgrade.
 func WritePlugin(dir string, reg Registration, version string) ([]string, error) {
 	p, err := newPlan(reg)
@@ -61,6 +61,13 @@ func WritePlugin(dir string, reg Registration, version string) ([]string, error)
 			return written, err
 		}
 		written = append(written, f.path)
+	}
+	if reg.MCP != nil {
+		path, err := writePluginMCP(dir, *reg.MCP)
+		if err != nil {
+			return written, err
+		}
+		written = append(written, path)
 	}
 	return written, nil
 }

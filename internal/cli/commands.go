@@ -55,7 +55,7 @@ func init() {
 		searchCmd, recallCmd, archiveCmd,
 		contextCmd, statsCmd, replayCmd,
 		pruneCmd, checkCmd, optimizeCmd, purgeCmd,
-		hookCmd, statuslineCmd, captureCmd,
+		hookCmd, mcpCmd, statuslineCmd, captureCmd,
 		versionCmd, helpCmd,
 	}
 }

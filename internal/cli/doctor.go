@@ -43,7 +43,7 @@ type doctorReport struct {
 var doctorCmd = &command{
 	name:    "doctor",
 	usage:   "doctor [--json]",
-	summary: "check the binary, the hooks, the config, the store, the log and the client",
+	summary: "check the binary, the hooks, the MCP server, the config, the store, the log and the client",
 	group:   groupSetup,
 	long: `Runs seven checks and prints one line each (ok, warn or fail) with a hint when something needs
 doing. Exit status 1 if a check fails (with --json, the document says "ok": false).
@@ -55,6 +55,9 @@ doing. Exit status 1 if a check fails (with --json, the document says "ok": fals
   codex   fails when ctxkeep's hooks are in $CODEX_HOME/hooks.json but an event is missing, a hook
           is not trusted (Codex would skip it without a word) or runs no executable, or hooks
           are off in config.toml; warns when Codex is here but ctxkeep is not registered with it
+  mcp     fails when the MCP server registered for the user (~/.claude.json) does not answer
+          initialize or does not list its three tools; warns when it is not registered (the
+          agent then gets stored outputs back through its shell only)
   config  fails when a config file or CTXKEEP_* variable is invalid (the hooks pass through
           meanwhile); warns when ctxkeep is disabled
   store   fails when the index cannot be opened or fails SQLite's quick check, or a row has no
@@ -78,7 +81,7 @@ func (o *doctorOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	r := doctorReport{OK: true, Checks: []check{}}
 	for _, c := range []func(context.Context) check{
-		a.checkBinary, a.checkHooks, a.checkCodex, a.checkConfig, a.checkStore, a.checkLog, a.checkClient, a.checkReplacements,
+		a.checkBinary, a.checkHooks, a.checkCodex, a.checkMCP, a.checkConfig, a.checkStore, a.checkLog, a.checkClient, a.checkReplacements,
 	} {
 		res := c(ctx)
 		r.OK = r.OK && res.Status != statusFail

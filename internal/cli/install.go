@@ -54,7 +54,7 @@ func (a *app) settingsPath(scope claudecode.Scope) string {
 var installCmd = &command{
 	name:    "install",
 	usage:   "install [--agent claude-code|codex] [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]",
-	summary: "register ctxkeep's hooks with Claude Code (and Codex) and prepare the store",
+	summary: "register ctxkeep's hooks and MCP server with Claude Code (and its hooks with Codex) and prepare the store",
 	group:   groupSetup,
 	long: `Registers "<absolute path of this binary> hook" for every event ctxkeep handles (SessionStart,
 UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStop,
@@ -64,6 +64,12 @@ hooks, even in the same event, are kept; the previous file is saved beside it as
 settings.json.ctxkeep-backup-<UTC time> (the oldest and the newest two are kept) before an atomic replace. A
 malformed file is refused, untouched, with the line and column. A second run says "already
 installed"; a newer binary updates its handlers in place.
+
+For the user (the default scope), it also registers ctxkeep's MCP server (` + "`ctxkeep mcp`" + `: the tools
+search, show and recall) in the client's own configuration, ~/.claude.json (in CLAUDE_CONFIG_DIR
+when set), as ` + "`claude mcp add --scope user`" + ` would, edited with the same care and backed up; then
+views name the tools instead of the command line (docs/MCP.md). --plugin writes the server into
+the plugin folder too (.mcp.json).
 
 It also adds the slash commands /pin-last, /pin-next, /pin-start and /pin-end, creates the data
 folders and migrates the index, so that hooks never have to.
@@ -139,7 +145,10 @@ func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
 		return statusLineHint(malformedHint(err, path), path)
 	}
 	if o.dryRun {
-		return a.printDryRun(res, "install")
+		if err := a.printDryRun(res, "install"); err != nil || scope != claudecode.User {
+			return err
+		}
+		return a.installMCP(reg, true)
 	}
 	if res.Changed {
 		fmt.Fprintf(a.Stdout, "installed ctxkeep's hooks for %d events in %s (%s settings)\n", len(reg.Hooks), path, scope)
@@ -150,6 +159,11 @@ func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
 		fmt.Fprintf(a.Stdout, "already installed in %s (%s settings)\n", path, scope)
 	}
 	o.status.report(a, path)
+	if scope == claudecode.User {
+		if err := a.installMCP(reg, false); err != nil {
+			return err
+		}
+	}
 	if err := a.installPinCommands(a.commandsDir(scope)); err != nil {
 		return err
 	}
@@ -246,7 +260,8 @@ func (a *app) registration() (claudecode.Registration, error) {
 	if err != nil {
 		return claudecode.Registration{}, err
 	}
-	reg := claudecode.Registration{Command: claudecode.ShellQuote(exe) + " hook"}
+	mcp := claudecode.CtxkeepMCPServer(exe)
+	reg := claudecode.Registration{Command: claudecode.ShellQuote(exe) + " hook", MCP: &mcp}
 	for _, ev := range config.HookEvents {
 		reg.Hooks = append(reg.Hooks, claudecode.HookSpec{Event: ev, Timeout: clientTimeout(cfg.DeadlineFor(ev))})
 	}
@@ -264,10 +279,11 @@ func clientTimeout(d time.Duration) int {
 var uninstallCmd = &command{
 	name:    "uninstall",
 	usage:   "uninstall [--agent claude-code|codex] [--user | --project | --local] [--dry-run]",
-	summary: "remove ctxkeep's hooks from Claude Code's settings (and Codex's hooks.json)",
+	summary: "remove ctxkeep's hooks and MCP server from Claude Code (and its hooks from Codex)",
 	group:   groupSetup,
 	long: `Removes ctxkeep's handlers (and the groups, events and hooks object they leave empty), and the
-statusLine when it is ctxkeep's, and nothing else: your own hooks stay as you wrote them.
+statusLine when it is ctxkeep's, and (for the user) ctxkeep's MCP server from ~/.claude.json, and
+nothing else: your own hooks and servers stay as you wrote them.
 Install followed by uninstall gives back the original file byte for byte when it was formatted
 with two spaces. The pin slash commands ctxkeep wrote go too (yours of the same name stay), and
 their folder when ctxkeep's were all it held, unless ctxkeep is still registered in another scope
@@ -313,6 +329,9 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 	path := a.settingsPath(scope)
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s (no such file)\n", path)
+		if scope == claudecode.User {
+			return a.uninstallMCP(o.dryRun)
+		}
 		return nil
 	}
 	res, err := claudecode.ApplyFile(path, removeAll, claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
@@ -323,12 +342,22 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 		if err := a.printDryRun(res, "uninstall"); err != nil {
 			return err
 		}
+		if scope == claudecode.User {
+			if err := a.uninstallMCP(true); err != nil {
+				return err
+			}
+		}
 		return a.removePinCommands(scope, true)
 	}
 	if !res.Changed {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s\n", path)
 	} else {
 		fmt.Fprintf(a.Stdout, "removed ctxkeep's hooks from %s (backup: %s)\n", path, res.Backup)
+	}
+	if scope == claudecode.User {
+		if err := a.uninstallMCP(false); err != nil {
+			return err
+		}
 	}
 	if err := a.removePinCommands(scope, false); err != nil {
 		return err

@@ -5,13 +5,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"strconv"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
 )
 
 var recallCmd = &command{
@@ -76,108 +73,29 @@ func (o *recallOptions) run(ctx context.Context, a *app, pos []string) error {
 		return a.printJSON(recallReport{Chunks: chunks})
 	}
 	if !o.narrow.set() {
-		return writeChunks(ctx, a.Stdout, st, chunks)
+		return recall.Write(ctx, a.Stdout, st, chunks)
 	}
 	var b bytes.Buffer
-	if err := writeChunks(ctx, &b, st, chunks); err != nil {
+	if err := recall.Write(ctx, &b, st, chunks); err != nil {
 		return err
 	}
 	return o.narrow.print(a.Stdout, b.Bytes())
 }
 
-// writeChunks writes each chunk under a heading, its stored outputs put
-// back in place.
-func writeChunks(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, chunks []ctxkeep.Chunk) error {
-	for _, c := range chunks {
-		fmt.Fprintf(w, "── %s %d of session %s · %s · %s ──\n", c.Kind, c.Turn, c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
-		if err := expand(ctx, w, st, c.Body); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// chunksFor resolves KEY, SESSION:TURN or SESSION:FROM-TO.
+// chunksFor resolves KEY, SESSION:TURN or SESSION:FROM-TO, with a hint
+// for what was not found.
 func chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxkeep.Chunk, error) {
-	session, turns, ok := strings.Cut(ref, ":")
-	if !ok {
-		c, err := db.Chunk(ctx, ref)
-		if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
-			return nil, hint(err, "`ctxkeep search WORDS` lists chunk keys")
-		}
-		return []ctxkeep.Chunk{c}, err
+	chunks, err := recall.Chunks(ctx, db, ref)
+	var none *recall.NoTurnsError
+	switch {
+	case errors.Is(err, recall.ErrBadRef):
+		return nil, usageErrorf("%s", err)
+	case errors.As(err, &none):
+		return nil, hint(err, "`ctxkeep search --session %s WORDS` lists its turns", none.Session[:min(8, len(none.Session))])
+	case !strings.Contains(ref, ":") && (errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous)):
+		return nil, hint(err, "`ctxkeep search WORDS` lists chunk keys")
+	case err != nil:
+		return nil, sessionHint(err)
 	}
-	from, to, err := turnRange(turns)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := db.ChunkSessions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if session, err = matchSession(ids, session, "in the archive"); err != nil {
-		return nil, err
-	}
-	chunks, err := db.TurnRange(ctx, session, from, to)
-	if err == nil && len(chunks) == 0 {
-		turns := fmt.Sprintf("turn %d", from)
-		if to > from {
-			turns = fmt.Sprintf("turns %d–%d", from, to)
-		}
-		return nil, hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "session %s has no archived %s", session, turns),
-			"`ctxkeep search --session %s WORDS` lists its turns", session[:min(8, len(session))])
-	}
-	return chunks, err
-}
-
-func turnRange(s string) (int, int, error) {
-	a, b, ranged := strings.Cut(s, "-")
-	from, err1 := strconv.Atoi(a)
-	to := from
-	var err2 error
-	if ranged {
-		to, err2 = strconv.Atoi(b)
-	}
-	if err1 != nil || err2 != nil || from < 1 || to < from {
-		return 0, 0, usageErrorf("bad turn range %q: want N or FROM-TO", s)
-	}
-	return from, to, nil
-}
-
-// expand writes a chunk body with each [[ctxkeep:ID]] reference replaced by
-// the exact stored output.
-func expand(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, body string) error {
-	for {
-		i := strings.Index(body, archive.RefPrefix)
-		if i < 0 {
-			_, err := io.WriteString(w, body)
-			return err
-		}
-		j := strings.Index(body[i:], "]]")
-		if j < 0 {
-			_, err := io.WriteString(w, body)
-			return err
-		}
-		id := body[i+len(archive.RefPrefix) : i+j]
-		io.WriteString(w, body[:i])
-		if err := writeEntry(ctx, w, st, id); err != nil {
-			return err
-		}
-		body = body[i+j+2:]
-	}
-}
-
-func writeEntry(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, id string) error {
-	e, err := st.Entry(ctx, id)
-	if err != nil {
-		_, err = fmt.Fprintf(w, "(stored output %s is gone: %v)", id, err)
-		return err
-	}
-	data, err := st.Open(ctx, e.Hash)
-	if err != nil {
-		_, err = fmt.Fprintf(w, "(stored output %s cannot be read: %v)", id, err)
-		return err
-	}
-	_, err = w.Write(data)
-	return err
+	return chunks, nil
 }

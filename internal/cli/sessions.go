@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
 )
 
 // How commands find sessions: among the ids ctxkeep knows (matchSession),
@@ -20,22 +21,20 @@ import (
 // matchSession finds id, or the only id it is a prefix of, among ids (the
 // sessions "among" says: "with stored outputs", "in the archive"…).
 func matchSession(ids []string, id, among string) (string, error) {
-	var matches []string
-	for _, s := range ids {
-		if s == id {
-			return s, nil
-		}
-		if strings.HasPrefix(s, id) {
-			matches = append(matches, s)
-		}
+	s, err := recall.MatchSession(ids, id, among)
+	return s, sessionHint(err)
+}
+
+// sessionHint says what to do about a session id that matched none, or
+// several.
+func sessionHint(err error) error {
+	switch {
+	case errors.Is(err, ctxkeep.ErrNotFound):
+		return hint(err, "run `ctxkeep stats` to list the sessions the hooks saw")
+	case errors.Is(err, ctxkeep.ErrAmbiguous):
+		return hint(err, "give more of the id")
 	}
-	switch len(matches) {
-	case 0:
-		return "", hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no session %q %s", id, among), "run `ctxkeep stats` to list the sessions the hooks saw")
-	case 1:
-		return matches[0], nil
-	}
-	return "", hint(ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q matches %d sessions %s", id, len(matches), among), "give more of the id")
+	return err
 }
 
 var errNoSession = errors.New("no Claude Code session found")

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"io"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/excerpt"
 )
 
 var showCmd = &command{
@@ -51,20 +50,21 @@ func (o *showOptions) validate(pos []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("show takes one entry id, got %d arguments", len(pos)).withHint("run `ctxkeep list` to see the ids")
 	}
-	ways := o.narrow.ways()
-	if o.failures {
-		ways = append(ways, "--failures")
-	}
+	ways := o.excerpt().Ways()
 	if o.info {
 		ways = append(ways, "--info")
 	}
 	if len(ways) > 1 {
 		return usageErrorf("choose one of %s", strings.Join(ways, ", "))
 	}
-	if o.failures && o.narrow.context.set {
-		return o.narrow.validateCounts() // -C N: context around each failure's lines
-	}
-	return o.narrow.validate()
+	return usage(o.excerpt().Validate())
+}
+
+// excerpt is the part of the output asked for.
+func (o *showOptions) excerpt() excerpt.Options {
+	x := o.narrow.excerpt()
+	x.Failures = o.failures
+	return x
 }
 
 func (o *showOptions) run(ctx context.Context, a *app, pos []string) error {
@@ -92,32 +92,10 @@ func (o *showOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err != nil {
 		return err
 	}
-	if o.failures {
-		err = printFailures(a.Stdout, data, o.narrow.context.n)
-	} else {
-		err = o.narrow.print(a.Stdout, data)
-	}
-	if err != nil || !a.byAgent() {
+	if err := usage(o.excerpt().Write(a.Stdout, data)); err != nil || !a.byAgent() {
 		return err
 	}
 	return st.Touch(ctx, e.ID, a.Now()) // only what the agent printed counts as retrieved
-}
-
-// printFailures prints every failure with the lines that give its cause,
-// numbered like grep -n, one failure apart from the next with "--" (and
-// context lines around each line).
-func printFailures(w io.Writer, data []byte, context int) error {
-	lines := splitLines(data)
-	fs, _ := swap.Failures(string(data), -1)
-	failure := make([]int, len(lines)) // the failure (from 1) a line belongs to, or 0
-	for k, f := range fs {
-		for _, l := range f.Lines() {
-			if l.N >= 1 && l.N <= len(lines) {
-				failure[l.N-1] = k + 1
-			}
-		}
-	}
-	return printGroups(w, lines, context, func(i int) int { return failure[i] })
 }
 
 // byAgent reports whether the command runs in the agent's Bash tool:

@@ -74,6 +74,11 @@ func (d Dirs) Learned() string { return filepath.Join(d.State, "learned.json") }
 // Removals is the log of every stored output prune removed, and why.
 func (d Dirs) Removals() string { return filepath.Join(d.State, "removed.log") }
 
+// MCPRegistrations lists the client configuration files in which install
+// registered ctxkeep's MCP server, one path a line: the hook reads it to
+// know whether views may name the tools.
+func (d Dirs) MCPRegistrations() string { return filepath.Join(d.State, "mcp-registered") }
+
 // Log is ctxkeep's own log file: one line per problem.
 func (d Dirs) Log() string { return filepath.Join(d.State, "ctxkeep.log") }
 

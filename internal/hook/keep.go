@@ -97,12 +97,12 @@ func recallOnPrompt(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil || len(ranked) == 0 {
 		return nil, nil // nothing to search for, or nothing found
 	}
-	return &Reply{Specific: &SpecificOutput{HookEventName: c.Event.HookEventName, AdditionalContext: recallText(ranked, c.Config.Keep.RecallBudget)}}, nil
+	return &Reply{Specific: &SpecificOutput{HookEventName: c.Event.HookEventName, AdditionalContext: recallText(ranked, c.Config.Keep.RecallBudget, c.retrieval())}}, nil
 }
 
-func recallText(rs []search.Result, budget int) string {
+func recallText(rs []search.Result, budget int, r swap.Retrieval) string {
 	var b strings.Builder
-	b.WriteString("ctxkeep found earlier turns of this project that match the request (`ctxkeep recall KEY` prints one exactly):\n")
+	b.WriteString("ctxkeep found earlier turns of this project that match the request (" + r.Recall("KEY") + " prints one exactly):\n")
 	for _, r := range rs {
 		line := fmt.Sprintf("- %s (session %s, turn %d): %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Turn, r.Summary)
 		if b.Len()+len(line) > budget {
@@ -147,6 +147,7 @@ func (c *Call) keepOptions() keep.Options {
 		InstructionsFile: filepath.Join(c.Dirs.Config, keep.InstructionsFileName),
 		IsCheck:          c.isCheck,
 		Now:              c.Env.Now(),
+		Retrieval:        c.retrieval(),
 	}
 	if c.Agent == ctxkeep.AgentCodex {
 		o.RestoreBudget = min(o.RestoreBudget, codex.MaxHookText) // Codex cuts longer hook text

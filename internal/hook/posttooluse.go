@@ -120,7 +120,8 @@ func exitStatus(tool string) int {
 
 func viewBudget(c *Call) swap.Budget {
 	v := c.Config.View
-	b := swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
+	b := swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact,
+		Retrieval: c.retrieval()}
 	if c.Agent == ctxkeep.AgentCodex {
 		b.Chars = min(b.Chars, codex.MaxHookText) // Codex cuts longer hook text
 	}

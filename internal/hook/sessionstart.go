@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -29,15 +30,18 @@ func sessionStart(ctx context.Context, c *Call) (*Reply, error) {
 	}
 	return &Reply{Specific: &SpecificOutput{
 		HookEventName:     c.Event.HookEventName,
-		AdditionalContext: Inventory(entries, inventoryBudget),
+		AdditionalContext: Inventory(entries, inventoryBudget, c.retrieval()),
 	}}, nil
 }
 
 // Inventory lists stored outputs, newest first, within budget characters.
-func Inventory(entries []ctxkeep.Entry, budget int) string {
+func Inventory(entries []ctxkeep.Entry, budget int, r swap.Retrieval) string {
 	var b strings.Builder
-	b.WriteString("ctxkeep kept these tool outputs of this session out of the context, exactly; " +
-		"print one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures), or Read its copy with offset/limit:\n")
+	how := "print one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures)"
+	if r.Tools != "" {
+		how = "get one with " + r.Show("ID") + " (or lines, grep, failures)"
+	}
+	b.WriteString("ctxkeep kept these tool outputs of this session out of the context, exactly; " + how + ", or Read its copy with offset/limit:\n")
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
 		line := fmt.Sprintf("- %s %s `%s`: %s", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 120), e.Summary)

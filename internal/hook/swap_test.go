@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -165,6 +166,48 @@ func TestPostToolUseCondensesOnlyWhenItSaves(t *testing.T) {
 	}
 }
 
+// A view names ctxkeep's MCP tools when the session has them: the hook
+// runs from ctxkeep's plugin, which starts the server, or install noted
+// that the client configuration of this HOME registers it; else the
+// command line. The resume inventory says the same.
+func TestViewsNameTheToolsTheSessionHas(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(f *swapFixture)
+		want  string
+	}{
+		{"nothing registered", func(*swapFixture) {}, "run `ctxkeep show "},
+		{"registered for this HOME", func(f *swapFixture) {
+			claudecode.NoteMCPRegistered(f.dirs().MCPRegistrations(), filepath.Join(f.vars["HOME"], ".claude.json"), true)
+		}, "call `mcp__ctxkeep__show {\"id\":"},
+		{"registered for another config dir", func(f *swapFixture) {
+			claudecode.NoteMCPRegistered(f.dirs().MCPRegistrations(), filepath.Join(f.vars["HOME"], ".claude.json"), true)
+			f.vars["CLAUDE_CONFIG_DIR"] = t.TempDir()
+		}, "run `ctxkeep show "},
+		{"ctxkeep's plugin", func(f *swapFixture) {
+			root := t.TempDir()
+			os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers":{}}`), 0o600)
+			f.vars["CLAUDE_PLUGIN_ROOT"] = root
+		}, "call `mcp__plugin_ctxkeep_ctxkeep__show {\"id\":"},
+	} {
+		f := newSwapFixture(t)
+		f.vars["HOME"] = t.TempDir()
+		tc.setup(f)
+		reply := f.post("Bash", map[string]any{"command": "go test ./..."}, bash(strings.Repeat("=== RUN   TestX\n", 900)))
+		var out struct {
+			Stdout string `json:"stdout"`
+		}
+		json.Unmarshal(reply["updatedToolOutput"], &out)
+		if !strings.Contains(out.Stdout, tc.want) {
+			t.Errorf("%s: the view lacks %q:\n%s", tc.name, tc.want, out.Stdout)
+		}
+		ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": f.transcript, "hook_event_name": "SessionStart", "source": "resume"})
+		if inv := f.run(ev, handlers); strings.Contains(tc.want, "mcp__") != strings.Contains(inv, "mcp__") {
+			t.Errorf("%s: the inventory names another way back:\n%s", tc.name, inv)
+		}
+	}
+}
+
 func TestPostToolUseLeavesSmallAndWholeOutputs(t *testing.T) {
 	f := newSwapFixture(t)
 	big := strings.Repeat("x\n", 5000)
@@ -268,7 +311,7 @@ func TestInventoryFitsItsBudget(t *testing.T) {
 	for i := range 200 {
 		es = append(es, ctxkeep.Entry{ID: strings.Repeat("a", 11) + string(rune('a'+i%26)), Tool: "Bash", Input: strings.Repeat("cmd ", 50), Summary: "9 lines"})
 	}
-	inv := Inventory(es, 4000)
+	inv := Inventory(es, 4000, swap.Retrieval{})
 	if len(inv) > 4000 || !strings.Contains(inv, "older: `ctxkeep list`") {
 		t.Fatalf("%d bytes:\n%s", len(inv), inv)
 	}

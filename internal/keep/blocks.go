@@ -8,6 +8,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -19,6 +20,7 @@ type PreservationInput struct {
 	Instructions string // the user's own compaction instructions
 	Trigger      string // manual or auto
 	Budget       int    // the client cuts PreCompact output at 10,000 characters
+	Retrieval    swap.Retrieval
 }
 
 // PreservationBlock is what ctxkeep prints on PreCompact: the client adds
@@ -26,16 +28,16 @@ type PreservationInput struct {
 // tells the summariser what to keep, with the facts to keep, and the user's
 // own instructions.
 func PreservationBlock(in PreservationInput) string {
-	s := in.State
+	s, r := in.State, in.Retrieval
 	head := fmt.Sprintf("ctxkeep preservation notes (%s compaction; ctxkeep archived all %d turns of this session, "+
-		"so exact details stay retrievable with `ctxkeep recall KEY` and `ctxkeep search`). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns)
+		"so exact details stay retrievable with %s and %s). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns, r.Recall("KEY"), r.Name("search"))
 	tail := rulesForSummary + instructionsSection(in.Instructions, in.Budget/4)
 	sections := []section{
-		{title: "The user's requests, newest first (keep them all, in short)", items: reversed(items(s.UserMessages)), priority: 1, share: 2200, more: "`ctxkeep search`"},
+		{title: "The user's requests, newest first (keep them all, in short)", items: reversed(items(s.UserMessages)), priority: 1, share: 2200, more: r.Name("search")},
 		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 0, share: 1500},
 		{title: "Unresolved errors (quote them exactly)", items: items(s.Errors), priority: 0, share: 1500},
 		{title: "Corrections from the user (keep word for word)", items: reversed(items(s.Corrections)), priority: 0, share: 1200},
-		{title: "Decisions made", items: reversed(items(s.Decisions)), priority: 2, share: 1500, more: "`ctxkeep search`"},
+		{title: "Decisions made", items: reversed(items(s.Decisions)), priority: 2, share: 1500, more: r.Name("search")},
 		{title: "Files modified, latest first", items: files(s.Files, "modified"), priority: 2, share: 1200},
 		{title: "Test, build and lint runs (last outcome)", items: runs(s.Commands, true), priority: 3, share: 800},
 		{title: "git diff --stat", items: lines(in.GitDiffStat), priority: 4, share: 800},
@@ -72,6 +74,7 @@ type RestoreInput struct {
 	Inventory []ctxkeep.Entry // outputs kept out of the context
 	Relevant  []search.Result
 	Budget    int
+	Retrieval swap.Retrieval
 }
 
 // RestoreBlock is what ctxkeep gives the model right after a compaction
@@ -79,24 +82,28 @@ type RestoreInput struct {
 // stored outputs, and the archived turns most relevant to the latest
 // requests — every item with the chunk or entry it comes from.
 func RestoreBlock(in RestoreInput) string {
-	s := in.State
+	s, r := in.State, in.Retrieval
 	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
-		"`ctxkeep recall KEY` prints a turn exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
-		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns)
-	tail := "\nTo look further back: `ctxkeep search \"what you need\"` searches this project's sessions, this one included (--all: every project's).\n"
+		"%s prints a turn exactly (KEY is the [k…] mark), %s a stored output, %s finds anything said or run before.\n",
+		s.Turns, r.Recall("KEY"), r.Show("ID"), r.Search("words"))
+	tail := "\nTo look further back: " + r.Search("what you need") + " searches this project's sessions, this one included"
+	if r.Tools == "" {
+		tail += " (--all: every project's)"
+	}
+	tail += ".\n"
 	sections := []section{
 		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
 		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},
-		{title: "The task (the user's requests, newest first)", items: reversed(items(s.UserMessages)), priority: 1, share: 1500, more: "`ctxkeep search`"},
+		{title: "The task (the user's requests, newest first)", items: reversed(items(s.UserMessages)), priority: 1, share: 1500, more: r.Name("search")},
 		{title: "Files modified, latest first", items: files(s.Files, "modified"), priority: 2, share: 1000},
 		{title: "Files read, latest first", items: files(s.Read, "read"), priority: 4, share: 600},
-		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: "`ctxkeep search`"},
+		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: r.Name("search")},
 		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: 1200},
 		{title: "Commands and how they went", items: runs(s.Commands, false), priority: 3, share: 800},
-		{title: "Worklog (latest turns)", items: worklog(in.Last), priority: 3, share: 1200, more: "`ctxkeep recall KEY`"},
+		{title: "Worklog (latest turns)", items: worklog(in.Last), priority: 3, share: 1200, more: r.Recall("KEY")},
 		{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 800},
-		{title: "Outputs kept out of the context (`ctxkeep show ID`)", items: inventory(in.Inventory), priority: 3, share: 1000, more: "`ctxkeep list`"},
-		{title: "Earlier turns relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: "`ctxkeep search`"},
+		{title: "Outputs kept out of the context (" + r.Show("ID") + ")", items: inventory(in.Inventory), priority: 3, share: 1000, more: "`ctxkeep list`"},
+		{title: "Earlier turns relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: r.Name("search")},
 	}
 	return render(head, sections, tail, in.Budget)
 }

@@ -77,6 +77,33 @@ func TestRestoreBlockGolden(t *testing.T) {
 	golden(t, "restore.golden", block)
 }
 
+// With ctxkeep's MCP tools in the session, both blocks name the tools
+// and the input to give them, and never the command line; the restore
+// block's wording is otherwise the golden one.
+func TestBlocksNameTheTools(t *testing.T) {
+	s, chunks := fixtureState(t)
+	r := swap.Retrieval{Tools: swap.UserTools}
+	restore := RestoreBlock(RestoreInput{State: s, Last: chunks, Budget: 9500, Retrieval: r})
+	preserve := PreservationBlock(PreservationInput{State: s, Instructions: DefaultInstructions, Trigger: "auto", Budget: 9000, Retrieval: r})
+	for _, want := range []string{
+		"`mcp__ctxkeep__recall {\"key\":\"KEY\"}` prints a turn exactly (KEY is the [k…] mark), `mcp__ctxkeep__show {\"id\":\"ID\"}` a stored output, " +
+			"`mcp__ctxkeep__search {\"query\":\"words\"}` finds anything said or run before.\n",
+		"To look further back: `mcp__ctxkeep__search {\"query\":\"what you need\"}` searches this project's sessions, this one included.\n",
+	} {
+		if !strings.Contains(restore, want) {
+			t.Errorf("restore block lacks %q:\n%s", want, restore)
+		}
+	}
+	if !strings.Contains(preserve, "retrievable with `mcp__ctxkeep__recall {\"key\":\"KEY\"}` and `mcp__ctxkeep__search`)") {
+		t.Errorf("preservation notes:\n%s", preserve)
+	}
+	for _, block := range []string{restore, preserve} {
+		if strings.Contains(strings.ReplaceAll(block, "`ctxkeep list`", ""), "`ctxkeep ") {
+			t.Errorf("names the command line:\n%s", block)
+		}
+	}
+}
+
 // However much a session holds, both blocks fit their budgets and keep the
 // most important sections.
 func TestBlocksFitTheirBudgets(t *testing.T) {

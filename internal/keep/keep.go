@@ -14,6 +14,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
 // Options tune what the blocks hold.
@@ -25,6 +26,7 @@ type Options struct {
 	InstructionsFile string        // the user's compaction instructions; DefaultInstructions when missing
 	IsCheck          func(command string) bool
 	Now              time.Time
+	Retrieval        swap.Retrieval // how the blocks say to get stored content back
 }
 
 // DefaultInstructions are the compaction instructions ctxkeep uses until
@@ -63,7 +65,7 @@ func Preserve(ctx context.Context, st ctxkeep.Store, s Session, trigger string, 
 	}
 	return PreservationBlock(PreservationInput{
 		State: state, Cold: cold, GitDiffStat: gitDiffStat(ctx, s.Project, o.GitTimeout),
-		Instructions: instructions(o.InstructionsFile), Trigger: trigger, Budget: o.PreserveBudget,
+		Instructions: instructions(o.InstructionsFile), Trigger: trigger, Budget: o.PreserveBudget, Retrieval: o.Retrieval,
 	}), nil
 }
 
@@ -90,7 +92,8 @@ func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (strin
 	if err != nil {
 		return "", err
 	}
-	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget}), nil
+	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget,
+		Retrieval: o.Retrieval}), nil
 }
 
 // Relevant finds the archived turns of the project most relevant to the

@@ -203,13 +203,14 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 		fmt.Fprintf(&h, "; %d failures, all shown with their causes", count.Failures)
 	}
 	h.WriteString(".\n")
-	out = Condensed{Text: h.String() + body + condensedFooter(it), Chars: chars, Lines: len(lines), Folded: folded, Counts: counts, Failures: count.Lines, Last: lines[len(lines)-1]}
+	out = Condensed{Text: h.String() + body + condensedFooter(it, b.Retrieval), Chars: chars, Lines: len(lines), Folded: folded, Counts: counts, Failures: count.Lines, Last: lines[len(lines)-1]}
 	return out, true
 }
 
-// condensedFooter says how to get folded lines back.
-func condensedFooter(it Item) string {
-	show := fmt.Sprintf("`ctxkeep show %s --lines A:B`", it.ID)
+// condensedFooter says how to get folded lines back: the command, or the
+// MCP tool when the session has it (r).
+func condensedFooter(it Item, r Retrieval) string {
+	show := r.Verb() + " " + r.Show(it.ID, "lines", "A:B")
 	if it.CopyPath != "" {
 		return fmt.Sprintf("Folded lines back exactly: %s, or Read %s with offset/limit.\n", show, cut(it.CopyPath, 300))
 	}

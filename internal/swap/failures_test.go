@@ -243,6 +243,9 @@ func TestDecide(t *testing.T) {
 		{Call{Tool: "Read", FilePath: "/p/CLAUDE.md"}, strings.Repeat("x", 9000), "file that must arrive whole"},
 		{Call{Tool: "Read", FilePath: "/p/package-lock.json"}, strings.Repeat("x", 9000), "file that must arrive whole"},
 		{Call{Tool: "Read", FilePath: "/s/tool-results/ctxkeep-abc.txt"}, strings.Repeat("x", 9000), "ctxkeep's own stored content"},
+		{Call{Tool: "mcp__ctxkeep__show"}, strings.Repeat("x", 90000), "ctxkeep's own stored content"},
+		{Call{Tool: "mcp__plugin_ctxkeep_ctxkeep__recall"}, strings.Repeat("x", 90000), "ctxkeep's own stored content"},
+		{Call{Tool: "mcp__ctxkeeper__show"}, strings.Repeat("x", 90000), ""},
 		{Call{Tool: "Read", FilePath: "/p/main.go", Agent: true}, strings.Repeat("x", 9000), "subagent call"},
 		// 7,000 characters in 1,000 lines are 7,000 + 1,000 × 5 once numbered.
 		{Call{Tool: "Read", FilePath: "/p/main.go"}, strings.Repeat("abcdef\n", 1000), ""},

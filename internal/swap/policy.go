@@ -39,7 +39,7 @@ func PassThrough(c Call, cfg config.Swap) string {
 		return "swap disabled"
 	case c.Agent && !cfg.Subagents:
 		return "subagent call"
-	case c.Tool == "Read" && isCopy(c.FilePath):
+	case c.Tool == "Read" && isCopy(c.FilePath), IsOwnTool(c.Tool):
 		return "ctxkeep's own stored content"
 	case c.Tool == "Read" && matchesFile(c.FilePath, cfg.PassthroughFiles):
 		return "file that must arrive whole"

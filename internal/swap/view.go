@@ -42,6 +42,8 @@ type Budget struct {
 	// default a view shows [redacted:KIND] in their place, in the output
 	// and in the call: the model needs neither.
 	KeepSecrets bool
+	// Retrieval is how the view says to get the original back.
+	Retrieval Retrieval
 }
 
 // maxLine is how much of one output line a view shows.
@@ -76,7 +78,7 @@ func View(it Item, b Budget) (string, Stats) {
 	lines := splitLines(it.Text)
 	st.Lines = len(lines)
 	head := header(it, st, length)
-	foot := footer(it)
+	foot := footer(it, b.Retrieval)
 	room := b.Chars - len(head) - len(foot)
 	var body []string
 	if st.Binary {
@@ -98,7 +100,7 @@ func bodySections(it Item, lines []string, b Budget, room *int) (out []string, f
 			*room -= len(s)
 		}
 	}
-	section, shown, failures := failureSection(it, lines, b.KeyLines, room)
+	section, shown, failures := failureSection(it, lines, b.KeyLines, b.Retrieval, room)
 	listed = len(shown) // before the head and tail add their lines to shown
 	out = append(out, section)
 	add(summarySection(it, lines, summaryRoom(it.Tool, b, *room)))
@@ -129,22 +131,22 @@ func header(it Item, st Stats, length int) string {
 	return h
 }
 
-func footer(it Item) string {
-	show := fmt.Sprintf("`ctxkeep show %s --lines A:B` (or --grep RE -C N, --failures, --head N, --tail N)", it.ID)
+func footer(it Item, r Retrieval) string {
+	show := r.Verb() + " " + r.Show(it.ID, "lines", "A:B") + " " + r.Narrowings()
 	switch {
 	case it.Tool == "Read":
-		return fmt.Sprintf("To see lines: Read %s again with offset and limit (L<n> above are its line numbers), or run %s.\n", cut(it.FilePath, 300), show)
+		return fmt.Sprintf("To see lines: Read %s again with offset and limit (L<n> above are its line numbers), or %s.\n", cut(it.FilePath, 300), show)
 	case it.CopyPath != "":
-		return fmt.Sprintf("Get any part back exactly: Read %s with offset/limit (its lines are the L<n> above), or run %s.\n", cut(it.CopyPath, 300), show)
+		return fmt.Sprintf("Get any part back exactly: Read %s with offset/limit (its lines are the L<n> above), or %s.\n", cut(it.CopyPath, 300), show)
 	}
-	return fmt.Sprintf("Get any part back exactly: run %s.\n", show)
+	return fmt.Sprintf("Get any part back exactly: %s.\n", show)
 }
 
 // failureSection lists the failures with their causes, as many lines as
 // the cap and the room allow (lines are shortened rather than left out;
 // each failure's first cause before the marker of one more), and always
 // says how many there are in all.
-func failureSection(it Item, lines []string, cap int, room *int) (string, map[int]bool, int) {
+func failureSection(it Item, lines []string, cap int, r Retrieval, room *int) (string, map[int]bool, int) {
 	shown := map[int]bool{}
 	if !HasFailures(it.Tool) {
 		return "", shown, 0
@@ -160,7 +162,9 @@ func failureSection(it Item, lines []string, cap int, room *int) (string, map[in
 	}
 	b.WriteString(":\n")
 	*room -= b.Len()
-	const restLine = 110 // "  … N more lines (M more failures): `ctxkeep show ID --failures`"
+	// room kept for "  … N more lines (M more failures): `ctxkeep show ID --failures`",
+	// more when the tool's name and input are longer than the command
+	restLine := 110 + len(r.Show(it.ID, "failures")) - len(Retrieval{}.Show(it.ID, "failures"))
 	order := byPriority(fs)
 	order = order[:min(max(cap, 0), len(order))]
 	width := maxLine
@@ -190,7 +194,7 @@ func failureSection(it Item, lines []string, cap int, room *int) (string, map[in
 		case unlisted > 0:
 			more += " (" + plural(unlisted, "more failure") + ")"
 		}
-		s := fmt.Sprintf("  … %s: `ctxkeep show %s --failures`\n", more, it.ID)
+		s := fmt.Sprintf("  … %s: %s\n", more, r.Show(it.ID, "failures"))
 		b.WriteString(s)
 		*room -= len(s)
 	}

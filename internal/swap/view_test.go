@@ -78,10 +78,36 @@ func TestFailuresBeyondTheCapAreCounted(t *testing.T) {
 	}
 }
 
+// With ctxkeep's MCP tools in the session, a view names the tool and the
+// exact input to give it, for the whole output and for the failures it
+// could not list; within the same budget.
+func TestViewNamesTheTools(t *testing.T) {
+	var fails []int
+	for i := 10; i <= 3000; i += 10 {
+		fails = append(fails, i)
+	}
+	for _, tools := range []string{UserTools, PluginTools} {
+		b := budget
+		b.Retrieval = Retrieval{Tools: tools}
+		view, _ := View(Item{ID: "3f9a12bc07de", Tool: "Bash", Text: buildLog(3000, fails...), Exit: 1}, b)
+		for _, want := range []string{
+			"Get any part back exactly: call `" + tools + `show {"id":"3f9a12bc07de","lines":"A:B"}` + "` (or grep RE with context N, failures, head N, tail N).\n",
+			"more failures: `" + tools + `show {"id":"3f9a12bc07de","failures":true}` + "`\n",
+		} {
+			if !strings.Contains(view, want) {
+				t.Errorf("view lacks %q:\n%s", want, view)
+			}
+		}
+		if strings.Contains(view, "ctxkeep show") || len(view) > b.Chars {
+			t.Errorf("%d bytes, naming the command line:\n%s", len(view), view)
+		}
+	}
+}
+
 func TestViewFitsEveryBudget(t *testing.T) {
 	text := buildLog(2000, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17) + strings.Repeat("x", 5000) + "\n"
 	for _, chars := range []int{1000, 1500, 2500, 4000, 10000} {
-		b := Budget{Chars: chars, Summary: 500, KeyLines: 10}
+		b := Budget{Chars: chars, Summary: 500, KeyLines: 10, Retrieval: Retrieval{Tools: []string{"", UserTools, PluginTools}[chars%3]}}
 		for _, tool := range []string{"Bash", "Read", "Grep", "Glob", "WebFetch", "mcp__a__b"} {
 			it := Item{ID: "abcdef123456", Tool: tool, Input: strings.Repeat("long input ", 100), Text: text, Exit: NoExit, FilePath: "/p/x.go", CopyPath: "/s/tool-results/ctxkeep-abcdef123456.txt"}
 			view, _ := View(it, b)

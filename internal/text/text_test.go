@@ -67,3 +67,21 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text, é and → stay":                      "plain text, é and → stay",
+		"\x1b[31mFAIL\x1b[0m src/x.test.js":             "FAIL src/x.test.js",
+		"\x1b[1;38;5;196mbold red\x1b[m":                "bold red",
+		"title\x1b]0;pwned\x07 after":                   "title after",
+		"link \x1b]8;;http://x\x1b\\text\x1b]8;;\x1b\\": "link text",
+		"\u009b31mC1 CSI\u009b0m":                       "C1 CSI",
+		"bell\a, cr\r and nul\x00 go; tab\tstays":       "bell, cr and nul go; tab\tstays",
+		"cut at the end \x1b[":                          "cut at the end ",
+		"\x1bcreset":                                    "reset",
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

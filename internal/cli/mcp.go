@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"context"
+	"flag"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/mcp"
+	"github.com/ctxkeep/ctxkeep/internal/store"
+)
+
+var mcpCmd = &command{
+	name:    "mcp",
+	usage:   "mcp",
+	summary: "serve ctxkeep's tools to Claude Code over MCP (stdio)",
+	group:   groupClient,
+	long: `What Claude Code starts for each session once ` + "`ctxkeep install`" + ` registered it: an MCP server on
+stdin and stdout with three tools, so that the agent gets stored outputs and archived turns back
+without a shell. search finds archived turns (this project's, or one session's), show prints a
+stored output, recall an archived turn, each narrowed as the commands of the same names narrow
+(lines, grep with context, head, tail, failures). A result over 20,000 characters is itself
+narrowed to its first and last lines, with a line saying how to ask for the rest. A show counts
+as a retrieval by the agent. The store is opened for each call only.`,
+	setup: func(*flag.FlagSet) runFunc {
+		return func(ctx context.Context, a *app, pos []string) error {
+			if err := noArgs("mcp", pos); err != nil {
+				return err
+			}
+			ignoreSIGPIPE() // a client that went away must not kill the server mid-write
+			return mcp.Serve(ctx, mcp.Options{Open: a.storeForCall, Project: a.projectDir(), Now: a.Now, Version: version()}, a.Stdin, a.Stdout)
+		}
+	},
+}
+
+// storeForCall opens the store for one MCP call, and closes it after.
+func (a *app) storeForCall(ctx context.Context) (ctxkeep.Store, func(), error) {
+	r, err := a.env()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := r.Store(ctx, store.Migrate)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, r.Close, nil
+}

@@ -1,0 +1,143 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/excerpt"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
+	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/text"
+)
+
+// Search results: at most maxLimit of them (defaultLimit unless asked),
+// each with its linesPerHit best-matching lines of at most lineWidth bytes.
+const (
+	defaultLimit = 5
+	maxLimit     = 50
+	linesPerHit  = 3
+	lineWidth    = 200
+)
+
+type searchArgs struct {
+	Query   string `json:"query"`
+	Session string `json:"session"`
+	Limit   *int   `json:"limit"`
+}
+
+// search ranks the archive's turns as `ctxkeep search` does (this
+// project's sessions, or one session) and returns, for each, its key, where
+// it came from and the lines that match best, numbered as recall numbers
+// the turn's lines, so that recall with lines="A:B" reads around them.
+func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchArgs) (*sdk.CallToolResult, any, error) {
+	limit := defaultLimit
+	if in.Limit != nil {
+		if *in.Limit < 1 || *in.Limit > maxLimit {
+			return nil, nil, fmt.Errorf("bad limit %d: want 1 to %d", *in.Limit, maxLimit)
+		}
+		limit = *in.Limit
+	}
+	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
+		q := search.Query{Text: in.Query, Limit: limit, Project: s.Project}
+		scope := "this project's sessions"
+		if in.Session != "" {
+			ids, err := st.ChunkSessions(ctx)
+			if err != nil {
+				return "", err
+			}
+			if q.Session, err = recall.MatchSession(ids, in.Session, "in the archive"); err != nil {
+				return "", err
+			}
+			q.Project, scope = "", "session "+text.Abbrev(q.Session)
+		}
+		ranked, err := search.Search(ctx, st, q, search.Signals{Now: s.Now()})
+		if errors.Is(err, ctxkeep.ErrEmptyQuery) {
+			return "", fmt.Errorf("%w; common words (the, of, what…) are left out: add a distinctive one", err)
+		}
+		if err != nil {
+			return "", err
+		}
+		if len(ranked) == 0 {
+			return fmt.Sprintf("no match for %q in %s\n", in.Query, scope), nil
+		}
+		var b strings.Builder
+		for _, r := range ranked {
+			fmt.Fprintf(&b, "%s · session %s · %s %d · %s · %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, r.Turn,
+				r.End.Local().Format("2006-01-02 15:04"), text.Cut(safe(text.FirstLine(r.Summary)), lineWidth))
+			lines, err := matchingLines(ctx, st, r.Chunk, in.Query)
+			if err != nil {
+				return "", err
+			}
+			for _, l := range lines {
+				b.WriteString("  " + l + "\n")
+			}
+		}
+		return bound(b.String(), true), nil
+	})
+}
+
+// matchingLines are the lines of the chunk, as recall prints it (its
+// stored outputs put back), that hold the most of the query's words, in
+// their order, each as "N:line".
+func matchingLines(ctx context.Context, st ctxkeep.Store, c ctxkeep.Chunk, query string) ([]string, error) {
+	var whole strings.Builder
+	if err := recall.Write(ctx, &whole, st, []ctxkeep.Chunk{c}); err != nil {
+		return nil, err
+	}
+	words := queryWords(query)
+	phrase := strings.ToLower(strings.TrimSpace(query))
+	type scored struct{ n, score int }
+	var best []scored
+	lines := excerpt.SplitLines([]byte(whole.String()))
+	for i, l := range lines {
+		if i == 0 {
+			continue // recall's heading
+		}
+		lower := strings.ToLower(l)
+		score := 0
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				score += len(w)
+			}
+		}
+		if phrase != "" && strings.Contains(lower, phrase) {
+			score += 1000 // the query as it was written: an exact line
+		}
+		if score > 0 {
+			best = append(best, scored{i, score})
+		}
+	}
+	slices.SortStableFunc(best, func(a, b scored) int { return b.score - a.score })
+	best = best[:min(linesPerHit, len(best))]
+	slices.SortFunc(best, func(a, b scored) int { return a.n - b.n })
+	out := make([]string, len(best))
+	for k, s := range best {
+		out[k] = fmt.Sprintf("%d:%s", s.n+1, text.Cut(safe(strings.TrimRight(lines[s.n], "\r\n")), lineWidth))
+	}
+	return out, nil
+}
+
+// queryWords are the query's distinct words of three characters or more,
+// lower case.
+func queryWords(query string) []string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r > 127)
+	}) {
+		if len(w) >= 3 && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+// safe is archived text as the model may see it in a list: control
+// sequences stripped, secrets redacted.
+func safe(s string) string { return redact.String(text.Printable(s)) }

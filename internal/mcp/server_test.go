@@ -1,0 +1,355 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/breakdown"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
+)
+
+const (
+	entryID = "3f9a12bc07de"
+	session = "5b2c0c9e-1f7e-4d7b-9a51-0f4a2f0b6d11"
+	project = "/home/you/project"
+)
+
+var t0 = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+
+// testOutput is a test run of n lines with one failure at line 700 and a
+// colour code on the summary line.
+func testOutput(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		switch i {
+		case 700:
+			b.WriteString("--- FAIL: TestQuorum (0.02s)\n    quorum_test.go:41: replica db-7 lost quorum at 12:04:33\n")
+		case n:
+			b.WriteString("\x1b[31mFAIL\x1b[0m\tgithub.com/x/replica\t0.91s\n")
+		default:
+			fmt.Fprintf(&b, "=== RUN   TestCase%04d\n", i)
+		}
+	}
+	return b.String()
+}
+
+// fixture is a store with one stored output and the archived turn that
+// refers to it, and a client connected to the server over the SDK's
+// in-memory transport.
+type fixture struct {
+	st     *storeWithCalls
+	client *sdk.ClientSession
+	output string
+}
+
+// storeWithCalls counts how often the server opened the store, and
+// whether every open was closed.
+type storeWithCalls struct {
+	ctxkeep.Store
+	opened, closed int
+}
+
+func newFixture(t *testing.T, output string) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	local := storetest.Local(t, t.TempDir())
+	if _, err := local.PutEntry(ctx, ctxkeep.Entry{ID: entryID, SessionID: session, Tool: "Bash", Input: "go test ./...", CreatedAt: t0}, []byte(output)); err != nil {
+		t.Fatal(err)
+	}
+	turn := ctxkeep.Chunk{Key: "k77043b020b9", SessionID: session, Project: project, Kind: ctxkeep.KindTurn, Turn: 3, Start: t0, End: t0.Add(time.Minute),
+		Prompt: "run the replica tests", Summary: "ran go test ./...: TestQuorum failed",
+		Body:    "user: run the replica tests\nassistant: Bash `go test ./...`\nresult:\n" + archive.RefPrefix + entryID + "]]\nassistant: TestQuorum fails.\n",
+		Outputs: []string{output}}
+	other := ctxkeep.Chunk{Key: "k11111111111", SessionID: session, Project: project, Kind: ctxkeep.KindTurn, Turn: 1, Start: t0, End: t0,
+		Prompt: "hello", Summary: "said hello", Body: "user: hello\nassistant: hello, what shall we test?\n"}
+	if _, err := local.SaveChunks(ctx, session, []ctxkeep.Chunk{other, turn}, ctxkeep.ArchiveCursor{Transcript: "/t/" + session + ".jsonl", Turn: 3}); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{st: &storeWithCalls{Store: local}, output: output}
+	srv := New(Options{
+		Open: func(context.Context) (ctxkeep.Store, func(), error) {
+			f.st.opened++
+			return f.st, func() { f.st.closed++ }, nil
+		},
+		Project: project, Now: func() time.Time { return t0.Add(time.Hour) }, Version: "test",
+	})
+	serverT, clientT := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, serverT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	if f.client, err = client.Connect(ctx, clientT, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.client.Close() })
+	return f
+}
+
+// call calls a tool and returns its text and whether it is an error.
+func (f *fixture) call(t *testing.T, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := f.client.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		tc, ok := c.(*sdk.TextContent)
+		if !ok {
+			t.Fatalf("%s %v: content %T", name, args, c)
+		}
+		b.WriteString(tc.Text)
+	}
+	return b.String(), res.IsError
+}
+
+func (f *fixture) ok(t *testing.T, name string, args map[string]any) string {
+	t.Helper()
+	out, isErr := f.call(t, name, args)
+	if isErr {
+		t.Fatalf("%s %v: error %s", name, args, out)
+	}
+	return out
+}
+
+// The server says who it is, gives no instructions (the client would put
+// them in every request), and offers exactly three tools, each with a
+// short description and a schema that names the command's flags.
+func TestInitializeAndTools(t *testing.T) {
+	f := newFixture(t, testOutput(10))
+	init := f.client.InitializeResult()
+	if init.ServerInfo.Name != "ctxkeep" || init.Instructions != "" || init.Capabilities.Tools == nil {
+		t.Errorf("initialize = %+v", init)
+	}
+	res, err := f.client.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	params := map[string][]string{}
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		schema := tool.InputSchema.(map[string]any)
+		for p := range schema["properties"].(map[string]any) {
+			params[tool.Name] = append(params[tool.Name], p)
+		}
+		slices.Sort(params[tool.Name])
+		if schema["additionalProperties"] != false {
+			t.Errorf("%s accepts unknown arguments: a misspelt narrowing would return the whole text", tool.Name)
+		}
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("%s is not marked read-only", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if strings.Join(names, " ") != "recall search show" {
+		t.Fatalf("tools = %v", names)
+	}
+	want := map[string]string{
+		"show":   "context failures grep head id lines tail",
+		"recall": "context grep head key lines tail",
+		"search": "limit query session",
+	}
+	for name, w := range want {
+		if got := strings.Join(params[name], " "); got != w {
+			t.Errorf("%s takes %s, want %s", name, got, w)
+		}
+	}
+	if n := definitionTokens(t, res.Tools); n > 450 {
+		t.Errorf("the three tool definitions take %d tokens once loaded; keep them small (docs/BENCHMARKS.md)", n)
+	}
+}
+
+// definitionTokens counts the tools as the client sends them once loaded:
+// name, description and input schema, in cl100k tokens.
+func definitionTokens(t *testing.T, tools []*sdk.Tool) int {
+	n := 0
+	for _, tool := range tools {
+		def, err := json.Marshal(map[string]any{"name": "mcp__ctxkeep__" + tool.Name, "description": tool.Description, "input_schema": tool.InputSchema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += breakdown.Tokenizer().Count(string(def))
+	}
+	return n
+}
+
+// show returns the stored output exactly, or the part asked for, with the
+// command line's checks; each call counts as a retrieval by the agent,
+// and the store is closed after every call.
+func TestShow(t *testing.T) {
+	f := newFixture(t, testOutput(800))
+	if got := f.ok(t, "show", map[string]any{"id": entryID}); got != f.output {
+		t.Errorf("show returned %d bytes that differ from the %d stored", len(got), len(f.output))
+	}
+	if got := f.ok(t, "show", map[string]any{"id": entryID[:6], "grep": "FAIL|lost quorum", "context": 1}); got !=
+		"699-=== RUN   TestCase0699\n700:--- FAIL: TestQuorum (0.02s)\n701:    quorum_test.go:41: replica db-7 lost quorum at 12:04:33\n702-=== RUN   TestCase0701\n--\n800-=== RUN   TestCase0799\n801:\x1b[31mFAIL\x1b[0m\tgithub.com/x/replica\t0.91s\n" {
+		t.Errorf("grep:\n%q", got)
+	}
+	if got := f.ok(t, "show", map[string]any{"id": entryID, "lines": "2:3"}); got != "=== RUN   TestCase0002\n=== RUN   TestCase0003\n" {
+		t.Errorf("lines 2:3 = %q", got)
+	}
+	if got := f.ok(t, "show", map[string]any{"id": entryID, "head": 4, "tail": 1}); got != "=== RUN   TestCase0004\n" {
+		t.Errorf("head 4, tail 1 = %q", got)
+	}
+	if got := f.ok(t, "show", map[string]any{"id": entryID, "failures": true}); !strings.Contains(got, "700:--- FAIL: TestQuorum") || !strings.Contains(got, "701:    quorum_test.go:41") {
+		t.Errorf("failures = %q", got)
+	}
+	e, err := f.st.Entry(context.Background(), entryID)
+	if err != nil || e.AccessCount != 5 || !e.LastAccess.Equal(t0.Add(time.Hour)) {
+		t.Errorf("after five shows: %d retrievals, last %v (%v)", e.AccessCount, e.LastAccess, err)
+	}
+	if f.st.opened != 5 || f.st.closed != 5 {
+		t.Errorf("store opened %d times, closed %d", f.st.opened, f.st.closed)
+	}
+}
+
+// Each tool's errors come back as tool errors (isError) that say what was
+// wrong, never as the whole text: unknown ids and keys, bad regular
+// expressions, lines out of range, two narrowings, counts that are not
+// numbers of lines, unknown arguments.
+func TestToolErrors(t *testing.T) {
+	f := newFixture(t, testOutput(1000))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"show", map[string]any{"id": "ffffffffffff"}, `no stored output has the id "ffffffffffff"`},
+		{"show", map[string]any{"id": entryID, "grep": "quorum("}, "bad grep: error parsing regexp"},
+		{"show", map[string]any{"id": entryID, "lines": "5000:5010"}, "lines 5000:5010: there are only 1001 lines"},
+		{"show", map[string]any{"id": entryID, "lines": "9:2"}, `bad lines "9:2": want A:B with A <= B`},
+		{"show", map[string]any{"id": entryID, "head": 0}, "bad head 0: want a number of lines, 1 or more"},
+		{"show", map[string]any{"id": entryID, "context": 2}, "context needs grep"},
+		{"show", map[string]any{"id": entryID, "lines": "1:3", "failures": true}, "choose one of lines, failures"},
+		{"show", map[string]any{"id": entryID, "line": "1:3"}, "line"},
+		{"show", map[string]any{}, "id"},
+		{"recall", map[string]any{"key": "knothing"}, `no such chunk: "knothing"`},
+		{"recall", map[string]any{"key": "5b2c:9"}, "session " + session + " has no archived turn 9"},
+		{"recall", map[string]any{"key": "5b2c:x"}, `bad turn range "x"`},
+		{"recall", map[string]any{"key": "ffff:1"}, `no session "ffff" in the archive`},
+		{"recall", map[string]any{"key": "k77043b020b9", "grep": "["}, "bad grep"},
+		{"search", map[string]any{"query": "the of what"}, "nothing to search for"},
+		{"search", map[string]any{"query": "quorum", "session": "zz"}, `no session "zz"`},
+		{"search", map[string]any{"query": "quorum", "limit": 0}, "bad limit 0"},
+	} {
+		out, isErr := f.call(t, tc.tool, tc.args)
+		if !isErr || !strings.Contains(out, tc.want) {
+			t.Errorf("%s %v = %q (error: %t), want an error with %q", tc.tool, tc.args, out, isErr, tc.want)
+		}
+		if len(out) > 500 {
+			t.Errorf("%s %v: an error of %d characters", tc.tool, tc.args, len(out))
+		}
+	}
+	if e, _ := f.st.Entry(context.Background(), entryID); e.AccessCount != 0 {
+		t.Errorf("failed shows counted %d retrievals", e.AccessCount)
+	}
+}
+
+// recall returns what `ctxkeep recall` prints, by key or by turn, with the
+// stored output put back in place, and narrows it as show does.
+func TestRecall(t *testing.T) {
+	f := newFixture(t, testOutput(50))
+	chunks, err := recall.Chunks(context.Background(), f.st, "k77043b020b9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	recall.Write(context.Background(), &want, f.st, chunks)
+	if !strings.Contains(want.String(), f.output) {
+		t.Fatal("recall.Write did not put the stored output back")
+	}
+	for _, key := range []string{"k77043b020b9", "k7704", "5b2c:3", session + ":3-3"} {
+		if got := f.ok(t, "recall", map[string]any{"key": key}); got != want.String() {
+			t.Errorf("recall %s:\n%s\nwant:\n%s", key, got, want.String())
+		}
+	}
+	if got := f.ok(t, "recall", map[string]any{"key": "5b2c:1-3", "grep": "^(user|assistant):"}); got != "2:user: hello\n3:assistant: hello, what shall we test?\n--\n"+
+		"5:user: run the replica tests\n6:assistant: Bash `go test ./...`\n--\n59:assistant: TestQuorum fails.\n" {
+		t.Errorf("recall 5b2c:1-3 grep:\n%s", got)
+	}
+}
+
+// search finds a turn by an exact line of the output it stored, and gives
+// the line numbered as recall numbers it: recall with lines="N:N" returns
+// that line.
+func TestSearch(t *testing.T) {
+	f := newFixture(t, testOutput(1000))
+	out := f.ok(t, "search", map[string]any{"query": "replica db-7 lost quorum at 12:04:33"})
+	first, _, _ := strings.Cut(out, "\n")
+	if !strings.HasPrefix(first, "k77043b020b9 · session 5b2c0c9e · turn 3 · ") || !strings.HasSuffix(first, "ran go test ./...: TestQuorum failed") {
+		t.Fatalf("first hit: %q\n%s", first, out)
+	}
+	m := regexp.MustCompile(`(?m)^  (\d+):(.*replica db-7 lost quorum at 12:04:33)$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no matching line:\n%s", out)
+	}
+	if got := f.ok(t, "recall", map[string]any{"key": "k77043b020b9", "lines": m[1] + ":" + m[1]}); strings.TrimRight(got, "\n") != m[2] {
+		t.Errorf("recall lines %s:%s = %q, want %q", m[1], m[1], got, m[2])
+	}
+	if strings.Count(out, "\n  ") > 2*linesPerHit {
+		t.Errorf("more than %d lines a hit:\n%s", linesPerHit, out)
+	}
+	// Control sequences never reach the model from a search.
+	if out := f.ok(t, "search", map[string]any{"query": "replica", "session": "5b2c"}); strings.Contains(out, "\x1b") || !strings.Contains(out, "FAIL\tgithub.com/x/replica") {
+		t.Errorf("search replica:\n%q", out)
+	}
+	if out := f.ok(t, "search", map[string]any{"query": "kubernetes"}); out != "no match for \"kubernetes\" in this project's sessions\n" {
+		t.Errorf("no match: %q", out)
+	}
+}
+
+// A result over MaxResult characters is narrowed to its first and last
+// lines, and the note between them names the lines left out: asking for
+// them gives back exactly what is missing.
+func TestLargeResultsAreBounded(t *testing.T) {
+	for _, n := range []int{1300, 5000} {
+		f := newFixture(t, testOutput(n))
+		got := f.ok(t, "show", map[string]any{"id": entryID})
+		if c := len([]rune(got)); c > MaxResult {
+			t.Fatalf("show returned %d characters", c)
+		}
+		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[ctxkeep: lines (\d+)–(\d+) of %d left out \(\d+ characters\); ask for them with lines="(\d+:\d+)", in parts, or with grep\]\n`, n+1)).FindStringSubmatchIndex(got)
+		if m == nil {
+			t.Fatalf("no note:\n%s", got)
+		}
+		if !strings.HasPrefix(got, "=== RUN   TestCase0001\n") || !strings.HasSuffix(got, "0.91s\n") {
+			t.Errorf("the bounded result does not keep both ends")
+		}
+		spec := got[m[6]:m[7]]
+		rest := f.ok(t, "show", map[string]any{"id": entryID, "lines": spec})
+		if n == 1300 && got[:m[0]]+rest+got[m[1]:] != f.output {
+			t.Errorf("head + lines %s + tail differ from the output", spec)
+		}
+		grep := f.ok(t, "show", map[string]any{"id": entryID, "grep": "RUN"})
+		if len([]rune(grep)) > MaxResult || !strings.Contains(grep, "of this result left out") || !strings.Contains(grep, "narrow further") {
+			t.Errorf("bounded grep: %d characters, note: %v", len(grep), regexp.MustCompile(`\[ctxkeep:.*\]`).FindString(grep))
+		}
+	}
+}
+
+// One line longer than the bound (minified JSON, say) is shown in part.
+func TestOneHugeLine(t *testing.T) {
+	huge := strings.Repeat("x", 3*MaxResult)
+	out := bound(huge, false)
+	if n := len([]rune(out)); n > MaxResult || !strings.HasPrefix(out, "xxx") ||
+		!strings.Contains(out, "[ctxkeep: lines 1–1 of 1 left out (") || !strings.Contains(out, "line 1 shown in part") {
+		t.Errorf("bound of one huge line (%d characters):\n%s", n, out[len(out)-300:])
+	}
+	if bound("small\n", false) != "small\n" {
+		t.Error("a small result was changed")
+	}
+}

@@ -1,0 +1,125 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/excerpt"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
+)
+
+// The tools' descriptions and schemas are what the model is sent once it
+// loads a tool: every word costs context in every session that does, so
+// they say what the model cannot guess and nothing more. Parameters are
+// named after the command's flags.
+const (
+	showDescription = `A tool output ctxkeep kept out of the context, exact, by the id its view gives. ` +
+		`Or one part: lines "A:B", grep RE (+context N), head N and/or tail N, or failures (each with its cause); ` +
+		`lines come numbered N: (match) and N- (context).`
+	recallDescription = `An archived turn, exact, its stored outputs put back: key is the [k…] mark ` +
+		`(or SESSION:TURN, SESSION:FROM-TO). Narrow it as show does: lines, grep, context, head, tail.`
+	searchDescription = `Search this project's archived sessions, stored outputs included: keys for recall, ` +
+		`with session, turn, time and the matching lines, numbered as recall numbers them.`
+
+	narrowProperties = `"lines":{"type":"string"},"grep":{"type":"string"},"context":{"type":"integer"},` +
+		`"head":{"type":"integer"},"tail":{"type":"integer"}`
+	showSchema = `{"type":"object","properties":{"id":{"type":"string"},` + narrowProperties +
+		`,"failures":{"type":"boolean"}},"required":["id"],"additionalProperties":false}`
+	recallSchema = `{"type":"object","properties":{"key":{"type":"string"},` + narrowProperties +
+		`},"required":["key"],"additionalProperties":false}`
+	searchSchema = `{"type":"object","properties":{"query":{"type":"string"},"session":{"type":"string"},` +
+		`"limit":{"type":"integer"}},"required":["query"],"additionalProperties":false}`
+)
+
+// narrowArgs are the parameters of show and recall that pick a part, as
+// the command's flags do; a count given as 0 is given (and refused).
+type narrowArgs struct {
+	Lines   string `json:"lines"`
+	Grep    string `json:"grep"`
+	Context *int   `json:"context"`
+	Head    *int   `json:"head"`
+	Tail    *int   `json:"tail"`
+}
+
+func (a narrowArgs) excerpt() excerpt.Options {
+	count := func(n *int) excerpt.Count {
+		if n == nil {
+			return excerpt.Count{}
+		}
+		return excerpt.Count{N: *n, Set: true}
+	}
+	return excerpt.Options{Lines: a.Lines, Grep: a.Grep, Context: count(a.Context), Head: count(a.Head), Tail: count(a.Tail)}
+}
+
+type showArgs struct {
+	ID string `json:"id"`
+	narrowArgs
+	Failures bool `json:"failures"`
+}
+
+// show returns a stored output, or the part asked for, and counts a
+// retrieval by the agent: only the agent calls the server.
+func (s *server) show(ctx context.Context, _ *sdk.CallToolRequest, in showArgs) (*sdk.CallToolResult, any, error) {
+	x := in.excerpt()
+	x.Failures = in.Failures
+	if err := x.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
+		e, err := st.Entry(ctx, in.ID)
+		switch {
+		case errors.Is(err, ctxkeep.ErrNotFound):
+			return "", fmt.Errorf("no stored output has the id %q: use the id a view names (\"kept exactly as id …\")", in.ID)
+		case err != nil:
+			return "", err
+		}
+		data, err := st.Open(ctx, e.Hash)
+		if errors.Is(err, ctxkeep.ErrCorrupt) {
+			return "", fmt.Errorf("the stored copy of %s is damaged and will not be shown: %w", e.ID, err)
+		}
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		if err := x.Write(&b, data); err != nil {
+			return "", err
+		}
+		// A retrieval not counted (the index busy past its timeout) is
+		// better than an output not given.
+		_ = st.Touch(ctx, e.ID, s.Now())
+		return bound(b.String(), x.Set()), nil
+	})
+}
+
+type recallArgs struct {
+	Key string `json:"key"`
+	narrowArgs
+}
+
+// recall returns archived turns as `ctxkeep recall` prints them, or the
+// part asked for.
+func (s *server) recall(ctx context.Context, _ *sdk.CallToolRequest, in recallArgs) (*sdk.CallToolResult, any, error) {
+	x := in.excerpt()
+	if err := x.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
+		chunks, err := recall.Chunks(ctx, st, in.Key)
+		if err != nil {
+			return "", err
+		}
+		var whole, b strings.Builder
+		if err := recall.Write(ctx, &whole, st, chunks); err != nil {
+			return "", err
+		}
+		if err := x.Write(&b, []byte(whole.String())); err != nil {
+			return "", err
+		}
+		return bound(b.String(), x.Set()), nil
+	})
+}
