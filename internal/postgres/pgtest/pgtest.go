@@ -9,8 +9,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,13 +59,57 @@ func Exec(t testing.TB, sql ...string) {
 	}
 }
 
-// Schema returns a new schema name, dropped (with everything in it) when
-// the test ends.
+// Schema returns a new schema name, dropped (with everything in it, and
+// its member role) when the test ends.
 func Schema(t testing.TB) string {
 	t.Helper()
 	s := Name("t")
+	t.Cleanup(func() { Exec(t, "DROP ROLE IF EXISTS "+s+"_member") })
 	t.Cleanup(func() { Exec(t, "DROP SCHEMA IF EXISTS "+s+" CASCADE") })
 	return s
+}
+
+// OpenTeam opens a new team archive initialised as `ctxkeep team init`
+// does, as the superuser (its administrator).
+func OpenTeam(t testing.TB) *postgres.DB {
+	t.Helper()
+	db := Open(t)
+	if err := db.Init(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// OpenAs opens the team archive in schema as role, whose password comes
+// from the pass file Passwords wrote.
+func OpenAs(t testing.TB, role, schema string) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), postgres.Options{DSN: As(t, role), Schema: schema})
+	if err != nil {
+		t.Fatalf("open as %s: %v", role, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Passwords writes a pgpass file with the roles' passwords for the test
+// server and points PGPASSFILE at it, as a user's ~/.pgpass would be.
+func Passwords(t *testing.T, rolePasswords map[string]string) string {
+	t.Helper()
+	u, err := url.Parse(DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for role, pw := range rolePasswords {
+		fmt.Fprintf(&b, "%s:%s:*:%s:%s\n", u.Hostname(), u.Port(), role, pw)
+	}
+	path := filepath.Join(t.TempDir(), "pgpass")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PGPASSFILE", path)
+	return path
 }
 
 // Open opens a new, migrated team archive in a schema of its own, as the
