@@ -41,6 +41,7 @@ func init() {
 		{"prune", "prune [--max-age D] [--max-size MB] [--gc-unreferenced] [--dry-run] [--json]", "remove stored outputs past their retention or over the size limit, and leftover files", runPrune},
 		{"check", "check [--repair] [--json]", "verify the whole store (every blob's SHA-256, the index, full-text indexes); --repair fixes what it can", runCheck},
 		{"optimize", "optimize [--json]", "compact the index: merge full-text indexes, checkpoint the WAL, vacuum", runOptimize},
+		{"team", teamUsage, "the team archive on PostgreSQL: init, grant, add-project, sync, status (docs/TEAM.md)", runTeam},
 		{"purge", "purge SESSION|--current [--analyze] [--dry-run] [--repair-only] [--threshold N] [--keep-thinking] [--force] [--json]", "repair a session's transcript and slim it (large results stored, thinking removed), with a backup", runPurge},
 		{"hook", "hook", "handle one Claude Code hook event (stdin JSON → stdout JSON); run by the client", nil},
 		{"capture", "capture SPOOL RC", "store a wrapped command's output and print its view; run by the wrapper", nil},

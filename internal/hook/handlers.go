@@ -17,7 +17,7 @@ var handlers = map[string]handler{
 	"PreCompact":         all(indexJournal, preserve),
 	"Stop":               all(indexJournal, archiveTurn, pruneOverLimit),
 	"SubagentStop":       nothing,
-	"SessionEnd":         all(indexJournal, archiveTurn, tendAtSessionEnd),
+	"SessionEnd":         all(indexJournal, archiveTurn, startTeamSync, tendAtSessionEnd),
 }
 
 // nothing is the policy of an event that is only recorded (the dispatcher

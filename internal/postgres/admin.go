@@ -23,16 +23,18 @@ func (db *DB) MemberRole() string { return db.schema + "_member" }
 func (db *DB) Init(ctx context.Context) error {
 	member := pgx.Identifier{db.MemberRole()}.Sanitize()
 	schema := pgx.Identifier{db.schema}.Sanitize()
+	var exists bool
+	if err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)`, db.MemberRole()).Scan(&exists); err != nil {
+		return describe(err)
+	}
+	if !exists {
+		// Roles belong to the whole server: another database's init may
+		// create the same one at the same moment.
+		if _, err := db.pool.Exec(ctx, `CREATE ROLE `+member+` NOLOGIN`); err != nil && Code(err) != "42710" && Code(err) != "23505" {
+			return fmt.Errorf("create role %s (the administrator needs CREATEROLE): %w", db.MemberRole(), describe(err))
+		}
+	}
 	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
-		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)`, db.MemberRole()).Scan(&exists); err != nil {
-			return describe(err)
-		}
-		if !exists {
-			if _, err := tx.Exec(ctx, `CREATE ROLE `+member+` NOLOGIN`); err != nil {
-				return fmt.Errorf("create role %s (the administrator needs CREATEROLE): %w", db.MemberRole(), describe(err))
-			}
-		}
 		for _, s := range []string{
 			`GRANT USAGE ON SCHEMA ` + schema + ` TO ` + member,
 			`GRANT SELECT ON schema_version, projects, grants, blobs TO ` + member,

@@ -78,6 +78,11 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("team database: bad DSN: %w", err)
 	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// A server that does not answer (a dropped route, a firewall)
+		// fails a sync in seconds rather than the system's minutes.
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
+	}
 	cfg.MaxConns = 4
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
