@@ -10,13 +10,15 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // runRecall prints archived turns exactly: a chunk by its key, or a range
 // of a session's turns, with the outputs ctxkeep kept out of the context
 // put back in place.
 func runRecall(ctx context.Context, a *app, args []string) error {
+	if teamRequested(args) {
+		return runTeamRecall(ctx, a, args)
+	}
 	var asJSON bool
 	fs := a.flags("recall")
 	fs.BoolVar(&asJSON, "json", false, "print the chunks as JSON (body with references, not expanded)")
@@ -91,7 +93,7 @@ func turnRange(s string) (int, int, error) {
 
 // expand writes a chunk body with each [[ctxkeep:ID]] reference replaced by
 // the exact stored output.
-func expand(ctx context.Context, w io.Writer, st *store.Store, body string) error {
+func expand(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, body string) error {
 	for {
 		i := strings.Index(body, archive.RefPrefix)
 		if i < 0 {
@@ -112,7 +114,7 @@ func expand(ctx context.Context, w io.Writer, st *store.Store, body string) erro
 	}
 }
 
-func writeEntry(ctx context.Context, w io.Writer, st *store.Store, id string) error {
+func writeEntry(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, id string) error {
 	e, err := st.Entry(ctx, id)
 	if err != nil {
 		_, err = fmt.Fprintf(w, "(stored output %s is gone: %v)", id, err)

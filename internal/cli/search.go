@@ -27,6 +27,9 @@ type searchResult struct {
 // runSearch searches the archive: every turn of every archived session,
 // with the exact outputs ctxkeep kept out of the context.
 func runSearch(ctx context.Context, a *app, args []string) error {
+	if teamRequested(args) {
+		return runTeamSearch(ctx, a, args)
+	}
 	var session string
 	var project, everywhere, asJSON bool
 	var limit int

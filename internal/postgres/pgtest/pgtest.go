@@ -138,9 +138,31 @@ func Role(t testing.TB, password string) string {
 // PGPASSWORD or a pgpass file, as for a user).
 func As(t testing.TB, role string) string {
 	t.Helper()
+	return In(t, DSN(t), role)
+}
+
+// Database creates a database of its own for a test, dropped (its
+// connections ended) when the test ends, and returns the superuser's DSN
+// to it and its name.
+func Database(t testing.TB) (dsn, name string) {
+	t.Helper()
+	name = Name("db")
+	Exec(t, "CREATE DATABASE "+name)
+	t.Cleanup(func() { Exec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
 	u, err := url.Parse(DSN(t))
 	if err != nil {
 		t.Fatalf("bad %s: %v", EnvDSN, err)
+	}
+	u.Path = "/" + name
+	return u.String(), name
+}
+
+// In is dsn with its user set to role (no password).
+func In(t testing.TB, dsn, role string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
 	}
 	u.User = url.User(role)
 	return u.String()
