@@ -43,19 +43,37 @@ func Name(prefix string) string {
 	return prefix + "_" + hex.EncodeToString(b)
 }
 
+// connect connects as the superuser; the caller closes.
+func connect(t testing.TB) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), DSN(t))
+	if err != nil {
+		t.Fatalf("connect to the test server: %v", err)
+	}
+	return conn
+}
+
 // Exec runs statements as the superuser.
 func Exec(t testing.TB, sql ...string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, DSN(t))
-	if err != nil {
-		t.Fatalf("connect to the test server: %v", err)
-	}
+	conn := connect(t)
 	defer conn.Close(ctx)
 	for _, s := range sql {
 		if _, err := conn.Exec(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
+	}
+}
+
+// QueryRow runs a query of one row as the superuser.
+func QueryRow(t testing.TB, sql string, args []any, dest ...any) {
+	t.Helper()
+	ctx := context.Background()
+	conn := connect(t)
+	defer conn.Close(ctx)
+	if err := conn.QueryRow(ctx, sql, args...).Scan(dest...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
 	}
 }
 
