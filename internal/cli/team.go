@@ -364,6 +364,7 @@ type teamStatus struct {
 	Role     string           `json:"role"`
 	Schema   string           `json:"schema"`
 	Version  int              `json:"schema_version"`
+	TLS      bool             `json:"tls"`
 	Granted  []string         `json:"granted_projects"`
 	Visible  postgres.Count   `json:"visible"`
 	Projects []team.Project   `json:"local_projects"`
@@ -388,6 +389,9 @@ func runTeamStatus(ctx context.Context, a *app, args []string) error {
 		return teamError(err)
 	}
 	if s.Version, err = db.SchemaVersion(ctx); err != nil {
+		return teamError(err)
+	}
+	if s.TLS, err = db.TLS(ctx); err != nil {
 		return teamError(err)
 	}
 	if s.Granted, err = db.Projects(ctx); err != nil {
@@ -419,7 +423,7 @@ func runTeamStatus(ctx context.Context, a *app, args []string) error {
 	if asJSON {
 		return a.printJSON(s)
 	}
-	fmt.Fprintf(a.Stdout, "connected as %s to %s (schema version %d)\n", s.Role, id, s.Version)
+	fmt.Fprintf(a.Stdout, "connected as %s to %s (schema version %d, TLS %s)\n", s.Role, id, s.Version, map[bool]string{true: "on", false: "off"}[s.TLS])
 	fmt.Fprintf(a.Stdout, "granted: %s\n", strings.Join(s.Granted, ", "))
 	fmt.Fprintf(a.Stdout, "visible: %d sessions, %d chunks, %d outputs (%d with text)\n", s.Visible.Sessions, s.Visible.Chunks, s.Visible.Entries, s.Visible.Texts)
 	for _, p := range s.Projects {

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/postgres/pgtest"
+	"github.com/ctxkeep/ctxkeep/internal/realdata"
 )
 
 var ctx = context.Background()
@@ -114,5 +115,32 @@ func TestSchemaVersions(t *testing.T) {
 		if !errors.Is(err, postgres.ErrSchema) || !strings.Contains(err.Error(), "newer") || !strings.Contains(err.Error(), "upgrade ctxkeep") {
 			t.Errorf("a schema of version %d (migrate %t) = %v; want a refusal saying to upgrade ctxkeep", newer, migrate, err)
 		}
+	}
+}
+
+// sslmode in the DSN is honoured: require encrypts, verify-full checks the
+// server's certificate (the test server's is self-signed: refused),
+// disable does not encrypt.
+func TestSSLMode(t *testing.T) {
+	admin := pgtest.Open(t)
+	var ssl string
+	pgtest.QueryRow(t, "SHOW ssl", nil, &ssl)
+	if ssl != "on" {
+		realdata.Missing(t, "the test server has no TLS (scripts/postgres.sh turns it on when openssl is there)")
+	}
+	base := strings.Replace(pgtest.DSN(t), "sslmode=disable", "", 1)
+	for mode, want := range map[string]bool{"require": true, "disable": false} {
+		db, err := postgres.Open(ctx, postgres.Options{DSN: base + "sslmode=" + mode, Schema: admin.Schema()})
+		if err != nil {
+			t.Fatalf("sslmode=%s: %v", mode, err)
+		}
+		on, err := db.TLS(ctx)
+		db.Close()
+		if err != nil || on != want {
+			t.Errorf("sslmode=%s: TLS %t, %v; want %t", mode, on, err, want)
+		}
+	}
+	if _, err := postgres.Open(ctx, postgres.Options{DSN: base + "sslmode=verify-full", Schema: admin.Schema()}); err == nil {
+		t.Error("sslmode=verify-full accepted a self-signed certificate")
 	}
 }

@@ -132,6 +132,14 @@ func IdentityKey(identity string) string {
 	return hex.EncodeToString(s[:8])
 }
 
+// TLS reports whether the connection is encrypted (sslmode and the server
+// decide).
+func (db *DB) TLS(ctx context.Context) (bool, error) {
+	var on bool
+	err := db.pool.QueryRow(ctx, `SELECT coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false)`).Scan(&on)
+	return on, describe(err)
+}
+
 // Role is the role connected.
 func (db *DB) Role(ctx context.Context) (string, error) {
 	var r string

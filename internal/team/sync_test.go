@@ -387,6 +387,16 @@ func TestEightUsersAtOnce(t *testing.T) {
 	if got.counts() != "240 chunks, 240 entries, 5 blobs, 8 sessions" {
 		t.Fatalf("after 8 users synced at once: %s; want 240 chunks, 240 entries, the 5 shared outputs once, 8 sessions", got.counts())
 	}
+	// Each pushing everything again, one after the other, changes nothing.
+	for _, m := range ms {
+		if _, err := m.sync(t, Options{Projects: []Project{{Root: "/src/api", Name: "acme/api"}}, PushOutputs: true,
+			Cursor: filepath.Join(t.TempDir(), "again.json")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if again := snap(t, admin); !again.equal(got) {
+		t.Fatalf("pushing everything again after the concurrent syncs changed the archive: %s", again.counts())
+	}
 	for i, m := range ms {
 		var n int
 		var owner string
