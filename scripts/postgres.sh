@@ -7,6 +7,8 @@
 #                                   prints the superuser's DSN on the last line of stdout
 #   scripts/postgres.sh stop DIR    stop it (DIR is left for the caller to remove)
 #
+# PGOPTS adds server settings to the start ("-c shared_buffers=4GB …").
+#
 # The superuser (postgres) connects without a password over 127.0.0.1;
 # every other role needs its password (scram-sha-256), so that the tests
 # exercise ~/.pgpass and PGPASSWORD as users would. initdb refuses to run
@@ -96,7 +98,7 @@ start() {
 	for _ in 1 2 3 4 5; do
 		port="$(free_port)"
 		if as "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-			-o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=200" start >&2; then
+			-o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=200 ${PGOPTS:-}" start >&2; then
 			printf '%s\n' "$port" >"$dir/port"
 			log "started on 127.0.0.1:$port"
 			printf 'postgres://postgres@127.0.0.1:%s/postgres?sslmode=disable\n' "$port"

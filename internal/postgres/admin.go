@@ -40,6 +40,7 @@ func (db *DB) Init(ctx context.Context) error {
 			`GRANT SELECT ON schema_version, projects, grants, blobs TO ` + member,
 			`GRANT SELECT, INSERT, UPDATE ON sessions, entries, chunks TO ` + member,
 			`GRANT EXECUTE ON FUNCTION put_blob(text, bigint, bytea) TO ` + member,
+			`GRANT EXECUTE ON FUNCTION search_chunks(text, text, text[], text, text, text, integer, integer, float8, real[]) TO ` + member,
 		} {
 			if _, err := tx.Exec(ctx, s); err != nil {
 				return fmt.Errorf("%s: %w", s, describe(err))

@@ -6,10 +6,11 @@ package postgres
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -226,6 +227,16 @@ func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep
 // chunk that touched that file above those that only say its words.
 const pathBoost = 0.1
 
+// rankCap bounds the chunks one search ranks. Ranking reads each
+// candidate's vector (a few kB, often out of line): a word in a third of a
+// million chunks would cost seconds. So the words that bring candidates
+// are the rarest ones whose matches, as the planner estimates them, add up
+// to at most rankCap; common words still count in the rank of every
+// candidate, as in a ranking that weighs words by rarity, where they weigh
+// next to nothing. When even the rarest word is that common, candidates
+// are the chunks with every word, and past rankCap of those, the newest.
+const rankCap = 2000
+
 // Search is SearchChunks with the owner of each chunk: any word of q.Text
 // matches (through the vector), and so does any path or identifier of it
 // found in the files a chunk touched (through the trigram index).
@@ -233,43 +244,39 @@ const pathBoost = 0.1
 // the chunk's length, plus pathBoost per path found: positive, higher is
 // better.
 func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
-	words := queryWords(q.Text)
+	words, err := db.searchWords(ctx, queryWords(q.Text))
+	if err != nil {
+		return nil, err
+	}
 	if len(words) == 0 {
-		return nil, ctxkeep.ErrEmptyQuery
+		return nil, ctxkeep.ErrEmptyQuery // no word, or only stop words
 	}
-	tsq := strings.Join(words, " | ")
-	var nodes int
-	if err := db.pool.QueryRow(ctx, `SELECT numnode(to_tsquery('english', $1))`, tsq).Scan(&nodes); err != nil {
-		return nil, describe(err)
+	all := make([]string, len(words))
+	for i, w := range words {
+		all[i] = w.word
 	}
-	if nodes == 0 {
-		return nil, ctxkeep.ErrEmptyQuery // only stop words
-	}
-	args := []any{tsq}
-	match, boost := []string{"c.tsv @@ q.q"}, []string{"0"}
+	var paths []string
 	for _, p := range pathTerms(q.Text) {
-		args = append(args, "%"+likeEscape(p)+"%")
-		n := fmt.Sprintf("$%d", len(args))
-		match = append(match, "c.files ILIKE "+n)
-		boost = append(boost, fmt.Sprintf("CASE WHEN c.files ILIKE %s THEN %g ELSE 0 END", n, pathBoost))
+		paths = append(paths, "%"+likeEscape(p)+"%")
 	}
-	where := "(" + strings.Join(match, " OR ") + ")"
-	for _, f := range []struct{ col, val string }{{"c.session_id", q.Session}, {"c.project", q.Project}, {"c.kind", q.Kind}} {
-		if f.val != "" {
-			args = append(args, f.val)
-			where += fmt.Sprintf(" AND %s = $%d", f.col, len(args))
-		}
+	cand := candidates(words)
+	if len(paths) > 0 && words[0].rows > rankCap {
+		// Every word is common (the words of a path: internal, go…): the
+		// paths alone find the chunks that touched those files.
+		cand = ""
 	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = 20
 	}
-	args = append(args, limit)
+	// search_chunks (the migration) finds and ranks the keys; the chunks
+	// are then read as the role, through row-level security again.
 	cols := "c." + strings.ReplaceAll(chunkColumns, ", ", ", c.")
-	rows, err := db.pool.Query(ctx, `WITH q AS (SELECT to_tsquery('english', $1) AS q)
-		SELECT `+cols+`, ts_rank(`+rankWeights+`, c.tsv, q.q, 1) + `+strings.Join(boost, " + ")+` AS rank
-		FROM chunks c, q WHERE `+where+`
-		ORDER BY rank DESC, c.key LIMIT $`+fmt.Sprint(len(args)), args...)
+	rows, err := db.pool.Query(ctx, `SELECT `+cols+`, s.rank
+		FROM search_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9, `+rankWeights+`) s JOIN chunks c ON c.key = s.key
+		ORDER BY s.rank DESC, c.key`,
+		strings.Join(all, " | "), cand, paths, nullText(q.Session), nullText(q.Project), nullText(q.Kind),
+		rankCap, limit, pathBoost)
 	if err != nil {
 		return nil, describe(err)
 	}
@@ -279,6 +286,71 @@ func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 		return Hit{ChunkHit: ctxkeep.ChunkHit{Chunk: c.Chunk, Lexical: rank}, Owner: c.Owner}, err
 	})
 	return out, describe(err)
+}
+
+// searchWord is a word of a query with the planner's estimate of the
+// chunks it matches.
+type searchWord struct {
+	word string
+	rows float64
+}
+
+// searchWords keeps the words of a query that are not stop words, with
+// how many chunks each matches by the planner's estimate (EXPLAIN, which
+// sees only what row-level security lets the role see), rarest first.
+// One round trip.
+func (db *DB) searchWords(ctx context.Context, words []string) ([]searchWord, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	b := &pgx.Batch{}
+	for _, w := range words {
+		b.Queue(`SELECT numnode(to_tsquery('english', $1))`, w)
+		b.Queue(`EXPLAIN (FORMAT JSON) SELECT 1 FROM chunks WHERE tsv @@ to_tsquery('english', $1)`, w)
+	}
+	res := db.pool.SendBatch(ctx, b)
+	defer res.Close()
+	var out []searchWord
+	for _, w := range words {
+		var nodes int
+		var plan []struct {
+			Plan struct {
+				Rows float64 `json:"Plan Rows"`
+			}
+		}
+		if err := res.QueryRow().Scan(&nodes); err != nil {
+			return nil, describe(err)
+		}
+		if err := res.QueryRow().Scan(&plan); err != nil {
+			return nil, describe(err)
+		}
+		if nodes > 0 && len(plan) == 1 {
+			out = append(out, searchWord{word: w, rows: plan[0].Plan.Rows})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b searchWord) int { return cmp.Compare(a.rows, b.rows) })
+	return out, nil
+}
+
+// candidates is the query whose matches are ranked: the rarest words
+// while their matches add up to rankCap (the rarest always), else, when
+// the rarest is that common, all the words together.
+func candidates(words []searchWord) string {
+	if words[0].rows > rankCap && len(words) > 1 {
+		all := make([]string, len(words))
+		for i, w := range words {
+			all[i] = w.word
+		}
+		return strings.Join(all, " & ")
+	}
+	picked, sum := []string{words[0].word}, words[0].rows
+	for _, w := range words[1:] {
+		if sum+w.rows > rankCap {
+			break
+		}
+		picked, sum = append(picked, w.word), sum+w.rows
+	}
+	return strings.Join(picked, " | ")
 }
 
 // maxIndexed bounds the text of one part of a chunk's vector: PostgreSQL
@@ -365,6 +437,13 @@ func jsonb(v any) []byte {
 // sortBy sorts xs by the key of each.
 func sortBy[T any](xs []T, key func(T) string) {
 	sort.SliceStable(xs, func(i, j int) bool { return key(xs[i]) < key(xs[j]) })
+}
+
+func nullText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 func nullTime(t time.Time) *time.Time {
