@@ -1,8 +1,20 @@
 package postgres
 
 // Every statement on the chunks table is in this file: the columns, the
-// upsert with its full-text vector, the reads and the search. A new kind
-// of chunk or a new field changes this file and a migration.
+// upsert with its full-text vector, the reads and the search (whose
+// ranking half is search_chunks, in the migration). A new kind of chunk
+// or a new field changes this file and a migration:
+//
+//   - a field of Chunk: a column (migration 000N_*.sql: ALTER TABLE chunks
+//     ADD COLUMN …), chunkColumns and scanChunk, upsertChunk's column list
+//     and its WHERE (what counts as changed), queueChunk's arguments;
+//   - a kind ("step"): nothing for storage (kind is free text and the key,
+//     the one unique index, comes from archive.ChunkKey); the orders of
+//     Chunks and TurnRange ("turn, kind DESC") if steps sort within a
+//     turn by a new column; whether steps are indexed with the same
+//     weights (indexText's parts in queueChunk);
+//   - sync (internal/team) carries new fields as they are: it redacts a
+//     chunk through its JSON.
 
 import (
 	"bytes"
