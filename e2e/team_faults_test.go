@@ -161,7 +161,7 @@ func TestTeamSyncServerDown(t *testing.T) {
 	down := regexp.MustCompile(`:\d+/`).ReplaceAllString(pgtest.In(t, f.dsn, f.role), ":1/")
 	f.alice.config(fmt.Sprintf("[team]\ndsn = %q\npush_outputs = true\n", down))
 	out, stderr, err := f.alice.try("", "", "team", "sync")
-	if code := exitCode(err); code != 1 || !strings.Contains(stderr, "team archive unreachable") || !strings.Contains(stderr, "next sync catches up") {
+	if code := exitCode(err); code != 1 || !strings.Contains(stderr, "team archive unreachable") || !strings.Contains(stderr, "the next sync catches up") {
 		t.Fatalf("sync with the server down: exit %d\n%s%s", code, out, stderr)
 	}
 	if remote, _ := f.remote(t); len(remote) != 0 {

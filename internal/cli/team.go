@@ -86,8 +86,8 @@ func teamError(err error) error {
 		return hint(err, "your role is not a member of the team archive, or not granted this project: the administrator runs `ctxkeep team grant ROLE PROJECT`")
 	case code == "3D000":
 		return hint(err, "check dbname in team.dsn")
-	case code == "":
-		return hint(fmt.Errorf("team archive unreachable: %w", err), "check team.dsn and the network; nothing was pushed, the next sync catches up")
+	case postgres.Unreachable(err):
+		return hint(fmt.Errorf("team archive unreachable: %w", err), "check team.dsn and the network; what was pushed is kept, the next sync catches up")
 	}
 	return err
 }

@@ -20,7 +20,9 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
 	"sort"
 	"strconv"
 	"strings"
@@ -253,6 +255,20 @@ type serverError struct {
 
 func (e *serverError) Error() string { return e.msg }
 func (e *serverError) Unwrap() error { return e.err }
+
+// Unreachable reports whether err means the server could not be reached
+// or went away: no connection, a connection dropped or timed out, the
+// server shutting down or ending the session (SQLSTATE classes 08 and
+// 57). A retry later may succeed; nothing of a transaction it ended was
+// kept.
+func Unreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	code := Code(err)
+	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.Timeout(err) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57")
+}
 
 // Code is the SQLSTATE of a server's error, or "".
 func Code(err error) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -142,5 +143,33 @@ func TestSSLMode(t *testing.T) {
 	}
 	if _, err := postgres.Open(ctx, postgres.Options{DSN: base + "sslmode=verify-full", Schema: admin.Schema()}); err == nil {
 		t.Error("sslmode=verify-full accepted a self-signed certificate")
+	}
+}
+
+// A server that is not there is told apart from other errors: the sync
+// says it is unreachable, and that the next one catches up.
+func TestUnreachable(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	down := regexp.MustCompile(`:\d+/`).ReplaceAllString(dsn, ":1/")
+	_, err := postgres.Open(ctx, postgres.Options{DSN: down})
+	if err == nil || !postgres.Unreachable(err) {
+		t.Fatalf("Open of a port nobody listens on = %v; want an error Unreachable says is one", err)
+	}
+	admin := pgtest.OpenTeam(t)
+	role := pgtest.Role(t, "pw")
+	pgtest.Passwords(t, map[string]string{role: "pw"})
+	if err := admin.Grant(ctx, role, "p"); err != nil {
+		t.Fatal(err)
+	}
+	db := pgtest.OpenAs(t, role, admin.Schema())
+	if _, err := db.Chunk(ctx, "%"); postgres.Unreachable(err) {
+		t.Errorf("a not-found error counts as unreachable: %v", err)
+	}
+	if _, err := db.Chunks(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	pgtest.Exec(t, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"+role+"'")
+	if _, err := db.ChunkSessions(ctx); err != nil && !postgres.Unreachable(err) {
+		t.Errorf("a query on a connection the server ended = %v; want Unreachable", err)
 	}
 }
