@@ -281,14 +281,31 @@ func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 	if limit <= 0 {
 		limit = 20
 	}
-	// search_chunks (the migration) finds and ranks the keys; the chunks
-	// are then read as the role, through row-level security again.
+	hits, err := db.searchChunks(ctx, q, strings.Join(all, " | "), cand, paths, limit)
+	if err != nil || len(hits) >= limit || len(words) < 2 || words[0].rows <= rankCap {
+		return hits, err
+	}
+	// Every word was common, and few chunks have them all: the newest
+	// chunks with the rarest word fill the list.
+	more, err := db.searchChunks(ctx, q, strings.Join(all, " | "), words[0].word, nil, limit)
+	for _, h := range more {
+		if len(hits) < limit && !slices.ContainsFunc(hits, func(x Hit) bool { return x.Key == h.Key }) {
+			hits = append(hits, h)
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Lexical, a.Lexical) })
+	return hits, err
+}
+
+// searchChunks runs search_chunks (the migration), which finds and ranks
+// the keys; the chunks are then read as the role, through row-level
+// security again.
+func (db *DB) searchChunks(ctx context.Context, q ctxkeep.ChunkQuery, all, cand string, paths []string, limit int) ([]Hit, error) {
 	cols := "c." + strings.ReplaceAll(chunkColumns, ", ", ", c.")
 	rows, err := db.pool.Query(ctx, `SELECT `+cols+`, s.rank
 		FROM search_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9, `+rankWeights+`) s JOIN chunks c ON c.key = s.key
 		ORDER BY s.rank DESC, c.key`,
-		strings.Join(all, " | "), cand, paths, nullText(q.Session), nullText(q.Project), nullText(q.Kind),
-		rankCap, limit, pathBoost)
+		all, cand, paths, nullText(q.Session), nullText(q.Project), nullText(q.Kind), rankCap, limit, pathBoost)
 	if err != nil {
 		return nil, describe(err)
 	}
