@@ -6,7 +6,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 )
 
-// ChunkChange is a chunk with its change number (migration 0004): higher
+// ChunkChange is a chunk with its change number (migration 0006): higher
 // for every chunk written later.
 type ChunkChange struct {
 	Seq int64
