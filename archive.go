@@ -7,6 +7,13 @@ import (
 	"time"
 )
 
+// Agents: the clients ctxkeep plugs into, as a chunk names the one its
+// session ran in.
+const (
+	AgentClaudeCode = "claude-code"
+	AgentCodex      = "codex"
+)
+
 // Kinds of chunks.
 const (
 	KindTurn    = "turn"    // one turn of the conversation
@@ -20,6 +27,7 @@ type Chunk struct {
 	SessionID string    `json:"session_id"`
 	Project   string    `json:"project"`
 	Kind      string    `json:"kind"`
+	Agent     string    `json:"agent"` // the client the session ran in: AgentClaudeCode, AgentCodex
 	Turn      int       `json:"turn"`
 	Start     time.Time `json:"start"`
 	End       time.Time `json:"end"`
@@ -47,7 +55,7 @@ type Meta struct {
 	FilesRead     []string    `json:"files_read,omitempty"`     // distinct, in order of last use
 	FilesModified []string    `json:"files_modified,omitempty"` // distinct, in order of last use
 	Commands      []Command   `json:"commands,omitempty"`
-	Errors        []string    `json:"errors,omitempty"` // lines that signal a failure, shortened
+	Errors        []string    `json:"errors,omitempty"` // failures and their first causes, shortened
 	Decisions     []string    `json:"decisions,omitempty"`
 	Corrections   []string    `json:"corrections,omitempty"` // the user setting the model right
 	Tasks         []TaskEvent `json:"tasks,omitempty"`
@@ -106,6 +114,9 @@ type Usage struct {
 	Timestamp   time.Time // of the line the figures come from
 	// Compacted says no response has followed the last compaction yet.
 	Compacted bool
+	// Window is the context window the client recorded with the figures
+	// (Codex's model_context_window); 0 when it records none (Claude Code).
+	Window int64 `json:",omitempty"`
 }
 
 // Known reports whether the figures are known.

@@ -30,6 +30,20 @@ type Entry struct {
 	AccessCount int       `json:"retrievals"`
 	PinLevel    PinLevel  `json:"pin_level"`
 	PinReason   string    `json:"pin_reason,omitempty"`
+	Kind        string    `json:"kind"` // what the model saw instead: "view", "condensed", "pointer" (a re-read)
+	// Replacement is the sha256 of the text a hook reply put in place of
+	// the output, "" when there was none (the wrapper prints its own).
+	Replacement string `json:"replacement_sha256,omitempty"`
+	Applied     *bool  `json:"applied,omitempty"` // the transcript holds the replacement; nil until checked
+	Verdict     string `json:"verdict,omitempty"` // when not applied: what the transcript holds instead, and why
+}
+
+// Verdict says whether the client took the replacement of an entry's
+// output: whether the transcript holds it (internal/proof).
+type Verdict struct {
+	ID      string `json:"id"` // the entry
+	Applied bool   `json:"applied"`
+	Reason  string `json:"reason,omitempty"` // when not applied: the tool, the shape sent, what the transcript holds and why
 }
 
 // Blob describes stored bytes.

@@ -43,12 +43,21 @@ type ToolStats struct {
 
 // SwapStats summarises what was swapped out of one session's context.
 type SwapStats struct {
-	Entries    int         `json:"entries"`
-	Chars      int64       `json:"chars"`      // of the originals
-	ViewChars  int64       `json:"view_chars"` // of the views the model saw instead
-	Retrieved  int         `json:"retrieved"`  // entries retrieved at least once
-	Retrievals int         `json:"retrievals"`
-	ByTool     []ToolSwaps `json:"by_tool"`
+	Entries    int   `json:"entries"`
+	Chars      int64 `json:"chars"`      // of the originals
+	ViewChars  int64 `json:"view_chars"` // of the views the model saw instead
+	Retrieved  int   `json:"retrieved"`  // entries retrieved at least once
+	Retrievals int   `json:"retrievals"`
+	Proof
+	ByTool []ToolSwaps `json:"by_tool"`
+}
+
+// Proof counts the replacements hook replies returned by whether the
+// client took them, as the transcript shows (internal/proof).
+type Proof struct {
+	Applied    int `json:"applied"`     // the transcript holds the replacement
+	NotApplied int `json:"not_applied"` // it holds something else: the entry's verdict says what and why
+	Unchecked  int `json:"unchecked"`   // not checked yet (checked at the end of each turn)
 }
 
 // ToolSwaps is SwapStats for one tool.
@@ -59,6 +68,7 @@ type ToolSwaps struct {
 	ViewChars  int64  `json:"view_chars"`
 	Retrieved  int    `json:"retrieved"`
 	Retrievals int    `json:"retrievals"`
+	Proof
 }
 
 // KeptOut is the characters that stayed out of the context.

@@ -26,11 +26,12 @@ func TestMain(m *testing.M) {
 type ctxkeep struct {
 	t   *testing.T
 	bin string
-	h   *clienttest.Harness
+	dir string   // the project
+	env []string // HOME and PATH, and CODEX_HOME for Codex
 }
 
 func newCtxkeep(t *testing.T, h *clienttest.Harness) *ctxkeep {
-	return &ctxkeep{t: t, bin: testbin.Path(t), h: h}
+	return &ctxkeep{t: t, bin: testbin.Path(t), dir: h.Project, env: []string{"HOME=" + h.Home, "PATH=" + os.Getenv("PATH")}}
 }
 
 // run runs a ctxkeep command and fails the test if it fails.
@@ -45,8 +46,8 @@ func (c *ctxkeep) run(args ...string) string {
 
 func (c *ctxkeep) try(args ...string) (stdout, stderr string, err error) {
 	cmd := exec.Command(c.bin, args...)
-	cmd.Dir = c.h.Project
-	cmd.Env = []string{"HOME=" + c.h.Home, "PATH=" + os.Getenv("PATH")}
+	cmd.Dir = c.dir
+	cmd.Env = c.env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
@@ -77,6 +78,12 @@ type sessionStats struct {
 		Tool  string `json:"tool"`
 		Count int    `json:"count"`
 	} `json:"by_tool"`
+	Swap *struct {
+		Entries    int `json:"entries"`
+		Applied    int `json:"applied"`
+		NotApplied int `json:"not_applied"`
+		Unchecked  int `json:"unchecked"`
+	} `json:"swap"`
 }
 
 func (c *ctxkeep) stats(session string) sessionStats {

@@ -105,6 +105,11 @@ func TestLargeOutputsAreSwappedOut(t *testing.T) {
 	if lines != "--- FAIL: TestCase2500\n" {
 		t.Errorf("show --lines 2500:2500 = %q", lines)
 	}
+	// The client took every replacement, in every tool's shape: the proof
+	// of effect found each in the transcript at the end of the turn.
+	if s := ck.stats(res.SessionID); s.Swap == nil || s.Swap.Applied != len(cases) || s.Swap.NotApplied != 0 || s.Swap.Unchecked != 0 {
+		t.Errorf("replacements applied: %+v, want %d applied", s.Swap, len(cases))
+	}
 
 	// Resumed, the session is told what it has stored and how to get it.
 	before := len(h.API.RequestsOf(fakeapi.Main))

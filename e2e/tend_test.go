@@ -439,9 +439,14 @@ func TestPurgeOfALiveSession(t *testing.T) {
 	// No hooks installed: the large output stays in the transcript
 	// (under the client's own 30,000-character cut).
 	purge := claudecode.ShellQuote(ck.bin) + " purge --current"
+	// The client writes a tool's result to the transcript on its own
+	// schedule: the command waits (at most 30 s) until the large result is
+	// there, so that the test depends on what purge does, not on when the
+	// client flushes.
+	waitForResult := `for i in $(seq 300); do grep -qs '"tool_use_id":"toolu_gen"' "$HOME"/.claude/projects/*/*.jsonl && break; sleep 0.1; done; `
 	h.API.Script(
 		fakeapi.Bash("toolu_gen", "seq 1 4000"),
-		fakeapi.Bash("toolu_refused", purge),
+		fakeapi.Bash("toolu_refused", waitForResult+purge),
 		fakeapi.Bash("toolu_forced", purge+" --force"),
 		fakeapi.Say("done"),
 	)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs the pinned Claude Code
-# client for the real-client tests, checks formatting and vet, then runs
+# client and Codex CLI for the real-client tests, checks formatting and vet, then runs
 # every test with the race detector.
 #
 # Without npm on a laptop the real-client tests skip; with CI=true they
@@ -14,6 +14,16 @@ if ! ./scripts/install-claude-code.sh >/dev/null; then
 		exit 1
 	fi
 	echo "test.sh: warning: no Claude Code client; the real-client tests will skip" >&2
+fi
+
+# The pinned Codex CLI, for the Codex real-client tests (e2e/codex_*):
+# the same rule.
+if ! ./scripts/install-codex.sh >/dev/null; then
+	if [[ "${CI:-}" == "true" ]]; then
+		echo "test.sh: installing the pinned Codex CLI failed" >&2
+		exit 1
+	fi
+	echo "test.sh: warning: no Codex CLI; the Codex real-client tests will skip" >&2
 fi
 
 # Debian's chromium, for the test that opens `ctxkeep context --html` in a

@@ -26,12 +26,14 @@ func TestMain(m *testing.M) {
 func TestScript(t *testing.T) {
 	bin := testbin.Dir(t)
 	golden, _ := filepath.Abs("../../internal/hook/testdata/events")
+	codexData, _ := filepath.Abs("../../internal/codex/testdata") // real rollouts
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			env.Setenv("GOLDEN", golden)
+			env.Setenv("CODEXDATA", codexData)
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home", "proj"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -45,6 +47,8 @@ func TestScript(t *testing.T) {
 			"damage":      damage,
 			"age":         age,
 			"chop":        chop,
+			"randbytes":   randBytes, // cli_script_test.go
+			"files":       files,
 		},
 	})
 }
@@ -74,16 +78,25 @@ func perm(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// swapevent N FILE writes a PostToolUse event whose Bash output has N lines,
-// line 7 failing, for session 0b6f3c8e-… in $HOME/.claude/projects/-p.
+// swapevent N FILE [ansi] writes a PostToolUse event whose Bash output has
+// N lines, line 7 failing (with ansi, in colour as a terminal test runner
+// prints it, the last line too), for session 0b6f3c8e-… in $HOME/.claude/projects/-p.
 func swapEvent(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: swapevent LINES FILE")
+	if len(args) != 2 && (len(args) != 3 || args[2] != "ansi") {
+		ts.Fatalf("usage: swapevent LINES FILE [ansi]")
 	}
 	n, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	var out strings.Builder
 	for i := 1; i <= n; i++ {
+		if i == 7 && len(args) == 3 {
+			out.WriteString("\x1b[31m--- FAIL: TestSeven (0.01s)\x1b[0m\x1b]0;pwned\x07\n")
+			continue
+		}
+		if i == n && len(args) == 3 {
+			fmt.Fprintf(&out, "\x1b[32m=== RUN   TestCase%d\x1b[0m\n", i)
+			continue
+		}
 		if i == 7 {
 			out.WriteString("--- FAIL: TestSeven (0.01s)\n")
 			continue

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -103,50 +104,118 @@ func median(d []time.Duration) time.Duration {
 }
 
 // BenchmarkHookSwap1MB measures whole-process time of a PostToolUse that
-// swaps out a new 1 MB Bash output: hash, compress, durable write, readable
-// copy, index row, view, reply. Each run's output differs, so nothing is
-// deduplicated.
+// stores a new 1 MB Bash output: decode, hash, compress, durable write,
+// readable copy, index row, what the model sees instead, reply. Each run's
+// output differs, so nothing is deduplicated. Two outputs: a passing
+// `go test -v` (which its condenser folds) and a server log (no condenser:
+// the swap view). Runs alternate with the floor, a Go program that reads
+// the same payload from stdin and exits, so that both see the same
+// machine; the medians, their ratio, the mean CPU time (user and
+// system: what load on a shared machine changes least) and the minor page
+// faults (fresh memory touched) are reported.
 //
-//	go test -run '^$' -bench HookSwap1MB -benchtime 100x ./cmd/ctxkeep
+//	go test -run '^$' -bench HookSwap1MB -benchtime 60x ./cmd/ctxkeep
 func BenchmarkHookSwap1MB(b *testing.B) {
-	hook := testbin.Path(b)
-	home := b.TempDir()
-	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	migrate(b, hook, env)
-	projects := filepath.Join(home, "projects", "-p")
+	for _, kind := range []string{"gotest", "log"} {
+		b.Run(kind, func(b *testing.B) { benchSwap1MB(b, kind) })
+	}
+}
+
+func benchSwap1MB(b *testing.B, kind string) {
+	floor := buildFloor(b)
+	type program struct {
+		name               string
+		argv, env          []string
+		times, cpu, faults []time.Duration // page faults, kept as durations to reuse median
+	}
+	hookEnv := func(bin string) []string {
+		env := []string{"CTXKEEP_HOME=" + b.TempDir(), "PATH=" + os.Getenv("PATH")}
+		migrate(b, bin, env)
+		return env
+	}
+	programs := []*program{{name: "floor", argv: []string{floor}}, {name: "hook", argv: []string{testbin.Path(b), "hook"}, env: hookEnv(testbin.Path(b))}}
+	// CTXKEEP_BENCH_BASELINE names another build of ctxkeep (an earlier
+	// commit) to run beside, on the same payloads: before and after in
+	// one run, on the same machine.
+	if base := os.Getenv("CTXKEEP_BENCH_BASELINE"); base != "" {
+		programs = append(programs, &program{name: "baseline", argv: []string{base, "hook"}, env: hookEnv(base)})
+	}
+	projects := filepath.Join(b.TempDir(), "projects", "-p")
 	os.MkdirAll(projects, 0o700)
 	session := "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
 	payloads := make([][]byte, b.N)
 	for i := range b.N {
-		payloads[i] = swapPayload(i, session, filepath.Join(projects, session+".jsonl"))
+		payloads[i] = swapPayload(kind, i, session, filepath.Join(projects, session+".jsonl"))
 	}
-	var times []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
-		cmd := exec.Command(hook, "hook")
-		cmd.Env, cmd.Stdin = env, bytes.NewReader(payloads[i])
-		start := time.Now()
-		out, err := cmd.Output()
-		times = append(times, time.Since(start))
-		if err != nil || !bytes.Contains(out, []byte("updatedToolOutput")) {
-			b.Fatalf("run %d: %v, stdout %.200q", i, err, out)
+		for _, p := range programs {
+			cmd := exec.Command(p.argv[0], p.argv[1:]...)
+			cmd.Env, cmd.Stdin = p.env, bytes.NewReader(payloads[i])
+			start := time.Now()
+			out, err := cmd.Output()
+			p.times = append(p.times, time.Since(start))
+			p.cpu = append(p.cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+			p.faults = append(p.faults, time.Duration(minorFaults(cmd)))
+			if err != nil || p.name != "floor" && !bytes.Contains(out, []byte("updatedToolOutput")) {
+				b.Fatalf("%s run %d: %v, stdout %.200q", p.name, i, err, out)
+			}
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(median(times).Microseconds())/1000, "median-ms")
+	floorMs := float64(median(programs[0].times).Microseconds()) / 1000
+	for _, p := range programs {
+		ms := float64(median(p.times).Microseconds()) / 1000
+		prefix := p.name + "-"
+		if p.name == "hook" {
+			prefix = ""
+		}
+		b.ReportMetric(ms, prefix+"median-ms")
+		b.ReportMetric(float64(mean(p.cpu).Microseconds())/1000, prefix+"cpu-ms")
+		b.ReportMetric(float64(median(p.faults)), prefix+"faults")
+		if p.name != "floor" {
+			b.ReportMetric(ms/floorMs, p.name+"/floor")
+		}
+	}
 	b.ReportMetric(0, "ns/op")
 }
 
-// swapPayload is a PostToolUse event for a 1 MB Bash output unique to i.
-func swapPayload(i int, session, transcript string) []byte {
+// mean is the average of d: CPU times are counted in ticks, and only their
+// mean over many runs says something.
+func mean(d []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, x := range d {
+		sum += x
+	}
+	return sum / time.Duration(max(len(d), 1))
+}
+
+// minorFaults is how many minor page faults a finished process took: the
+// pages of fresh memory it touched.
+func minorFaults(cmd *exec.Cmd) int64 {
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return ru.Minflt
+	}
+	return 0
+}
+
+// swapPayload is a PostToolUse event for a 1 MB Bash output unique to i:
+// a passing go test -v (kind "gotest") or a server log ("log").
+func swapPayload(kind string, i int, session, transcript string) []byte {
 	var out strings.Builder
 	fmt.Fprintf(&out, "run %d\n", i)
+	command := "go test -v ./..."
 	for n := 0; out.Len() < 1<<20; n++ {
+		if kind == "log" {
+			command = "cat server.log"
+			fmt.Fprintf(&out, "2026-11-21T10:%02d:%02d.%03dZ INFO request id=%d-%d path=/api/v1/items/%d served in %dms\n", n/60%60, n%60, n%1000, i, n, n%977, n%37)
+			continue
+		}
 		fmt.Fprintf(&out, "=== RUN   TestCase%d_%d\n--- PASS: TestCase%d_%d (0.00s)\n", i, n, i, n)
 	}
 	ev := map[string]any{
 		"session_id": session, "transcript_path": transcript, "cwd": "/p", "hook_event_name": "PostToolUse",
-		"tool_name": "Bash", "tool_input": map[string]any{"command": "go test -v ./..."},
+		"tool_name": "Bash", "tool_input": map[string]any{"command": command},
 		"tool_response": map[string]any{"stdout": out.String(), "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false},
 		"tool_use_id":   fmt.Sprintf("toolu_%06d", i),
 	}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
@@ -98,15 +99,11 @@ func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, 
 // [[ctxkeep:ID]].
 const RefPrefix = "[[ctxkeep:"
 
-// FromSummary archives a compaction summary the client wrote.
-func FromSummary(session, project string, index int, r *transcript.Record) ctxkeep.Chunk {
-	text := ""
-	if r.Message != nil {
-		text = r.Message.Content.Text()
-	}
+// FromSummary archives a compaction summary the client wrote at at.
+func FromSummary(session, project string, index int, text string, at time.Time) ctxkeep.Chunk {
 	return ctxkeep.Chunk{
 		Key: ChunkKey(session, ctxkeep.KindSummary, index), SessionID: session, Project: project, Kind: ctxkeep.KindSummary, Turn: index,
-		Start: r.Timestamp, End: r.Timestamp, Summary: "the client's compaction summary #" + fmt.Sprint(index),
+		Start: at, End: at, Summary: "the client's compaction summary #" + fmt.Sprint(index),
 		Body: redact.String(text),
 	}
 }

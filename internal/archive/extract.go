@@ -84,8 +84,12 @@ func (m *turnMeta) addErrors(lines []string) {
 	}
 }
 
-// exitStatus: 0 for a Bash success, N for "Exit code N", -1 otherwise.
+// exitStatus: the status the client recorded, else 0 for a Bash success,
+// N for "Exit code N", 1 for another failure.
 func exitStatus(r *transcript.ToolResult) int {
+	if r.Exit != nil {
+		return *r.Exit
+	}
 	if !r.IsError {
 		return 0
 	}
@@ -96,8 +100,10 @@ func exitStatus(r *transcript.ToolResult) int {
 	return 1
 }
 
-// errorLines are the first n lines of text that signal a failure, but for
-// the client's "Exit code N" line: the exit status is kept on its own.
+// errorLines are n lines of the failures of text: each failure's marker
+// and the first line of its cause ("--- FAIL: TestRefund", "refund_test.go:42:
+// got 1999 want 2000"), in the order of the output; but not the client's
+// "Exit code N" line: the exit status is kept on its own.
 func errorLines(text string, n int) []string {
 	if strings.HasPrefix(text, "Exit code ") {
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -106,9 +112,10 @@ func errorLines(text string, n int) []string {
 			text = ""
 		}
 	}
-	first, _ := swap.FailureLines(text, n)
-	out := make([]string, len(first))
-	for i, l := range first {
+	fs, _ := swap.Failures(text, -1) // all: a later failure with a cause goes before an earlier one without
+	key := swap.KeyLines(fs, n)
+	out := make([]string, len(key))
+	for i, l := range key {
 		out[i] = short(l.Text, 240)
 	}
 	return out

@@ -47,7 +47,7 @@ func TestStale(t *testing.T) {
 		use("r3", "m6", "Read", `{"file_path":"/b.go"}`, 600), result("r3", "package b"),
 		use("g1", "m7", "Grep", `{"pattern":"x","path":"/"}`, 700), result("g1", "none"),
 	)
-	r, err := Build(Input{Records: recs, Counter: byteCounter{}, Limits: func(string) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
+	r, err := Build(Input{Records: recs, Counter: byteCounter{}, Limits: func(string, int64) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestStale(t *testing.T) {
 // tokenizer count with the client's 4/3 margin, and says so.
 func TestEstimateBeforeUsage(t *testing.T) {
 	recs := records(t, `{"type":"user","uuid":"p","message":{"role":"user","content":"123456"}}`)
-	r, err := Build(Input{Records: recs, Counter: byteCounter{}, Limits: func(string) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
+	r, err := Build(Input{Records: recs, Counter: byteCounter{}, Limits: func(string, int64) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestHTMLEscapes(t *testing.T) {
 	)
 	r, err := Build(Input{Session: `"><svg onload=alert(3)>`, Transcript: "</script><script>alert(4)</script>", Records: recs, Counter: byteCounter{},
 		Swaps:  []Swap{{ID: "<b onmouseover=5>", ToolUseID: "t1", Tool: "<i onclick=6>", Tokens: 10}},
-		Limits: func(string) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
+		Limits: func(string, int64) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
@@ -28,7 +30,7 @@ func report(t testing.TB, file string, c Counter) *Report {
 		t.Fatal(err)
 	}
 	r, err := Build(Input{Session: filepath.Base(file), Transcript: file, Records: f.Records, Counter: c,
-		Limits: func(string) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
+		Limits: func(string, int64) watch.Limits { return watch.Compute(200_000, watch.ClientEnv{}) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,5 +234,44 @@ func TestToolUseTokensOnRealSessions(t *testing.T) {
 	}
 	if got != want || want == 0 {
 		t.Errorf("tool requests: %d, want %d", got, want)
+	}
+}
+
+// large-conversation.jsonl reaches 535k tokens and never compacts: a
+// session of a 1M window. The report takes that window, says it was
+// inferred, and does not claim the next request compacts.
+func TestLargeWindowInferred(t *testing.T) {
+	path := realdata.Path("cc-sessions-obra/large-conversation.jsonl")
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("real data missing under CI: %v", err)
+		}
+		t.Skipf("real data missing: %v", err)
+	}
+	f, err := transcript.ReadFile(path, transcript.Cursor{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := config.Load(config.Files{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(Input{Session: "large", Transcript: path, Records: f.Records, Counter: byteCounter{},
+		Limits: func(model string, peak int64) watch.Limits {
+			return watch.LimitsFor(cfg, model, 0, peak, watch.ClientEnv{})
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Limits.Window != 1_000_000 || !r.Limits.Inferred || r.Limits.Configured != 200_000 {
+		t.Errorf("limits %+v, want a 1M window inferred from the configured 200k", r.Limits)
+	}
+	if r.Limits.OfWindow(r.Tokens) > 100 || r.Prediction.TokensLeft <= 0 {
+		t.Errorf("%d tokens: %.0f%% of the window, %d left before compaction", r.Tokens, r.Limits.OfWindow(r.Tokens), r.Prediction.TokensLeft)
+	}
+	var b bytes.Buffer
+	WriteText(&b, r, 100)
+	if !strings.Contains(b.String(), "window inferred") || strings.Contains(b.String(), "the next request compacts") {
+		t.Errorf("text report:\n%s", b.String())
 	}
 }

@@ -61,8 +61,10 @@ type Input struct {
 	Records    []transcript.Record // the whole main transcript, in file order
 	Problems   int
 	Swaps      []Swap // the session's entries in the index
-	// Limits gives the thresholds for the session's model.
-	Limits  func(model string) watch.Limits
+	// Limits gives the thresholds for the session's model; peak is the
+	// largest context size the transcript records, which tells a session
+	// of a larger window than configured (watch.LimitsFor).
+	Limits  func(model string, peak int64) watch.Limits
 	Counter Counter
 	Now     time.Time
 }
@@ -91,9 +93,13 @@ func Build(in Input) (*Report, error) {
 	if !u.Known() {
 		r.Tokens, r.Estimated = WithMargin(r.Counted), true
 	}
-	r.Limits = in.Limits(r.Model)
 	r.Stale = findStale(liveCalls(live), resultTokens)
 	r.Timeline = BuildTimeline(in.Records, in.Swaps)
+	peak := u.Tokens
+	for _, p := range r.Timeline.Points {
+		peak = max(peak, p.Tokens)
+	}
+	r.Limits = in.Limits(r.Model, peak)
 	r.Prediction = Predict(cycleOnly(r.Timeline.Points), turnEnds(live), r.Tokens, r.Limits.AutoCompact)
 	if !r.Limits.AutoCompactOn {
 		r.Prediction = Predict(cycleOnly(r.Timeline.Points), turnEnds(live), r.Tokens, r.Limits.Effective)

@@ -18,6 +18,10 @@ func WriteText(w io.Writer, r *Report, width int) {
 	}
 	fmt.Fprintf(w, "session %s (%s)\n", r.Session, orUnknown(r.Model))
 	fmt.Fprintf(w, "context  %s of %s tokens (%.0f%% of the window)\n", size, watch.Thousands(l.Window), l.OfWindow(r.Tokens))
+	if l.Inferred {
+		fmt.Fprintf(w, "         window inferred: the context went past the configured %s without compacting, so the model has a larger one (set window.MODEL in the config)\n",
+			watch.Thousands(l.Configured))
+	}
 	if l.AutoCompactOn {
 		fmt.Fprintf(w, "         auto-compaction at %s (%s away), client warning from %s, blocking at %s\n",
 			watch.Thousands(l.AutoCompact), watch.Thousands(max(0, l.ToCompaction(r.Tokens))), watch.Thousands(l.Warning), watch.Thousands(l.Blocking))

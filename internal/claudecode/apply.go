@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
@@ -114,6 +116,9 @@ func ApplyFile(path string, edit func([]byte) ([]byte, bool, error), opt ApplyOp
 		}
 		res.Changed, res.Created = true, !was.exists()
 		if res.Backup, err = replaceChecked(path, target, was, out, opt); !errors.Is(err, errChanged) {
+			if err == nil && res.Backup != "" {
+				trimBackups(path)
+			}
 			return res, err
 		}
 	}
@@ -285,6 +290,47 @@ func backup(path string, data []byte, perm fs.FileMode, now time.Time) (string, 
 		return "", fmt.Errorf("backing up %s: %w", path, err)
 	}
 	return name, nil
+}
+
+// keepBackups is how many backups of a file are kept: the oldest, which
+// holds the file as it was before ctxkeep first changed it, and the
+// newest ones.
+const keepBackups = 3
+
+// trimBackups removes the backups of path but the oldest and the newest
+// ones, so that they do not pile up beside the user's settings. Their
+// names sort in time order (UTC time, then a counter); a failure to
+// remove one is harmless.
+func trimBackups(path string) {
+	names, err := filepath.Glob(globEscape(path) + ".ctxkeep-backup-*")
+	if err != nil || len(names) <= keepBackups {
+		return
+	}
+	sort.Slice(names, func(i, j int) bool { return backupOrder(names[i]) < backupOrder(names[j]) })
+	for _, name := range names[1 : len(names)-(keepBackups-1)] {
+		os.Remove(name)
+	}
+}
+
+// backupOrder is a backup's name with its counter padded, so that "-10"
+// sorts after "-9" and a name without one first.
+func backupOrder(name string) string {
+	i := strings.Index(name, ".ctxkeep-backup-")
+	stamp := name[i+len(".ctxkeep-backup-"):]
+	base, n, _ := strings.Cut(stamp, "-")
+	return fmt.Sprintf("%s-%09s", base, n)
+}
+
+// globEscape quotes the pattern characters of a path for filepath.Glob.
+func globEscape(path string) string {
+	var b strings.Builder
+	for _, r := range path {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // exists reports whether path names anything, even a dangling link. An

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -375,4 +376,33 @@ func listDir(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return list
+}
+
+// Backups do not pile up: the oldest (the file before ctxkeep first
+// changed it) and the newest are kept, the ones between removed.
+func TestApplyFileKeepsFewBackups(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var made []string
+	for i := range 12 {
+		edit := func(b []byte) ([]byte, bool, error) { return []byte(fmt.Sprintf("{\"n\": %d}\n", i)), true, nil }
+		// Two runs within the same second: the second backup gets a counter.
+		res, err := ApplyFile(path, edit, ApplyOptions{Now: testNow.Add(time.Duration(i/2) * time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = append(made, res.Backup)
+	}
+	left, _ := filepath.Glob(path + ".ctxkeep-backup-*")
+	want := []string{made[0], made[10], made[11]}
+	slices.Sort(left)
+	slices.Sort(want)
+	if !slices.Equal(left, want) {
+		t.Errorf("backups left:\n%s\nwant the first and the last two:\n%s", strings.Join(left, "\n"), strings.Join(want, "\n"))
+	}
+	if data, _ := os.ReadFile(made[0]); string(data) != "{}\n" {
+		t.Errorf("the first backup holds %q, want the original file", data)
+	}
 }

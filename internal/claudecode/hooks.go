@@ -142,35 +142,53 @@ func editSettings(data []byte, p plan) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	hooks, changed := p.editHooks(doc.hooks)
-	if !changed {
+	hooks, edited := p.editHooks(doc.hooks)
+	if len(edited) == 0 {
 		return data, false, nil
+	}
+	keep := twoSpaceIndented(data)
+	value := hooks.Marshal()
+	if keep {
+		var err error
+		if value, err = indentHooks(hooks, edited); err != nil {
+			return nil, false, err
+		}
 	}
 	top := doc.top
 	switch i := top.Find("hooks"); {
 	case i < 0:
-		top = append(top, rawjson.NewMember("hooks", hooks.Marshal()))
+		top = append(top, rawjson.NewMember("hooks", value))
 	case len(hooks) == 0:
 		top = slices.Delete(top, i, i+1)
 	default:
-		top[i].Value = hooks.Marshal()
+		top[i].Value = value
 	}
-	if !twoSpaceIndented(data) {
+	if !keep {
 		out, err := format(top.Marshal(), usesCRLF(data))
 		return out, err == nil, err
 	}
-	out, err := formatKeeping(top, "hooks", usesCRLF(data))
+	out, err := formatKeeping(top, "", usesCRLF(data))
 	return out, err == nil, err
 }
 
-// editHooks brings each event of the hooks object in line with the plan.
-// Events keep their order; new ones go at the end.
-func (p plan) editHooks(hooks rawjson.Object) (rawjson.Object, bool) {
+// indentHooks writes the hooks object at its depth in a file indented
+// with two spaces: the events ctxkeep edited are indented as the client
+// writes them, the others kept as the user wrote them (on one line, say).
+func indentHooks(hooks rawjson.Object, edited map[string]bool) (json.RawMessage, error) {
+	return writeKeeping(hooks, "  ", func(name string) bool { return edited[name] })
+}
+
+// editHooks brings each event of the hooks object in line with the plan
+// and returns the events it changed, added or removed. Events keep their
+// order; new ones go at the end.
+func (p plan) editHooks(hooks rawjson.Object) (rawjson.Object, map[string]bool) {
 	out := make(rawjson.Object, 0, len(hooks)+len(p.events))
-	changed := false
+	edited := map[string]bool{}
 	for _, ev := range hooks {
-		value, edited := p.editEvent(ev.Name, ev.Value)
-		changed = changed || edited
+		value, changed := p.editEvent(ev.Name, ev.Value)
+		if changed {
+			edited[ev.Name] = true
+		}
 		if value != nil {
 			ev.Value = value
 			out = append(out, ev)
@@ -180,10 +198,10 @@ func (p plan) editHooks(hooks rawjson.Object) (rawjson.Object, bool) {
 		if hooks.Find(name) < 0 {
 			value, _ := p.editEvent(name, json.RawMessage("[]"))
 			out = append(out, rawjson.NewMember(name, value))
-			changed = true
+			edited[name] = true
 		}
 	}
-	return out, changed
+	return out, edited
 }
 
 // editEvent edits the matcher groups of one event. The planned handlers

@@ -215,17 +215,7 @@ func TestAddHooks(t *testing.T) {
         ]
       }
     ],
-    "SessionEnd": [
-      {
-        "hooks": [
-          {
-            "type": "command",
-            "command": "/usr/local/bin/ctxkeep hook",
-            "timeout": 10
-          }
-        ]
-      }
-    ]
+    "SessionEnd": [{"hooks": [{"type": "command", "command": "/usr/local/bin/ctxkeep hook", "timeout": 10}]}]
   }
 }
 `,
@@ -414,6 +404,34 @@ func TestRemoveHooks(t *testing.T) {
 				t.Errorf("RemoveHooks changed=%v, want %v; got:\n%s\nwant:\n%s", changed, wantChanged, got, want)
 			}
 		})
+	}
+}
+
+// The user's own events keep the form they were written in through an
+// install and an uninstall: only the events ctxkeep edits are indented.
+func TestOneLineUserHooksKeepTheirForm(t *testing.T) {
+	orig := `{
+  "model": "x",
+  "hooks": {
+    "Notification": [{"matcher": "idle_prompt", "hooks": [{"type": "command", "command": "say hi"}]}],
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard"}]}]
+  }
+}
+`
+	in, _, err := AddHooks([]byte(orig), testReg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `"Notification": [{"matcher": "idle_prompt", "hooks": [{"type": "command", "command": "say hi"}]}]`
+	if !strings.Contains(string(in), line) {
+		t.Errorf("install re-indented an event it does not touch:\n%s", in)
+	}
+	out, _, err := RemoveHooks(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), line) {
+		t.Errorf("uninstall re-indented an event it does not touch:\n%s", out)
 	}
 }
 

@@ -3,6 +3,7 @@ package claudecode
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // Scope names one of the settings files Claude Code merges; hooks from all
@@ -41,4 +42,27 @@ func SettingsPath(scope Scope, home, projectDir, claudeConfigDir string) string 
 		return filepath.Join(projectDir, ".claude", "settings.local.json")
 	}
 	panic(fmt.Sprintf("claudecode: SettingsPath of unknown %v", scope))
+}
+
+// ConfigDir is the client's own folder: claudeConfigDir (the
+// CLAUDE_CONFIG_DIR environment variable) when set, else home/.claude.
+func ConfigDir(home, claudeConfigDir string) string {
+	if claudeConfigDir != "" {
+		return claudeConfigDir
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// TranscriptDir is the folder of a project's session transcripts:
+// <config dir>/projects/<the folder the session started in, every
+// character but ASCII letters and digits turned into '-'>
+// (claude-code-hooks.md §8.1).
+func TranscriptDir(configDir, project string) string {
+	key := strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' {
+			return r
+		}
+		return '-'
+	}, project)
+	return filepath.Join(configDir, "projects", key)
 }

@@ -74,32 +74,44 @@ func format(doc json.RawMessage, crlf bool) ([]byte, error) {
 // the hooks. It is for files indented with two spaces, where a member's raw
 // value already sits at the right depth.
 func formatKeeping(top rawjson.Object, edited string, crlf bool) ([]byte, error) {
+	out, err := writeKeeping(top, "", func(name string) bool { return name == edited })
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, '\n')
+	if crlf {
+		return bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n")), nil
+	}
+	return out, nil
+}
+
+// writeKeeping writes an object whose opening brace sits at depth (its
+// indentation), one member a line: the members reindent names indented as
+// the client indents, the others as they are.
+func writeKeeping(obj rawjson.Object, depth string, reindent func(name string) bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("{")
-	for i, m := range top {
+	for i, m := range obj {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("\n  ")
+		b.WriteString("\n" + depth + "  ")
 		b.Write(m.Key)
 		b.WriteString(": ")
 		value := bytes.ReplaceAll(m.Value, []byte("\r\n"), []byte("\n"))
-		if m.Name == edited {
+		if reindent(m.Name) {
 			var ind bytes.Buffer
-			if err := json.Indent(&ind, value, "  ", "  "); err != nil {
+			if err := json.Indent(&ind, value, depth+"  ", "  "); err != nil {
 				return nil, fmt.Errorf("claudecode: formatting settings: %w", err)
 			}
 			value = ind.Bytes()
 		}
 		b.Write(value)
 	}
-	if len(top) > 0 {
-		b.WriteByte('\n')
+	if len(obj) > 0 {
+		b.WriteString("\n" + depth)
 	}
-	b.WriteString("}\n")
-	if crlf {
-		return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n")), nil
-	}
+	b.WriteString("}")
 	return b.Bytes(), nil
 }
 

@@ -56,6 +56,9 @@ type SlashResult struct {
 	Same    []string // already as they should be
 	Kept    []string // the user's own files of the same name, left alone
 	Removed []string
+	// RemovedDir is the folder, when removing ctxkeep's commands left it
+	// empty and it went too.
+	RemovedDir string
 }
 
 // WriteSlashCommands writes cmds into dir, creating it. A file of the same
@@ -87,7 +90,9 @@ func WriteSlashCommands(dir string, cmds []SlashCommand) (SlashResult, error) {
 }
 
 // RemoveSlashCommands removes from dir the command files named names that
-// ctxkeep wrote; with dryRun it only says which.
+// ctxkeep wrote, and dir itself when that left it empty (a folder that
+// was empty before is the user's business); with dryRun it only says
+// which.
 func RemoveSlashCommands(dir string, names []string, dryRun bool) (SlashResult, error) {
 	var r SlashResult
 	for _, name := range names {
@@ -110,5 +115,27 @@ func RemoveSlashCommands(dir string, names []string, dryRun bool) (SlashResult, 
 		}
 		r.Removed = append(r.Removed, path)
 	}
+	if len(r.Removed) > 0 && emptyAfter(dir, r.Removed, dryRun) {
+		if !dryRun {
+			if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return r, err
+			}
+		}
+		r.RemovedDir = dir
+	}
 	return r, nil
+}
+
+// emptyAfter reports whether dir holds nothing but the files removed (in
+// a dry run, those that would be).
+func emptyAfter(dir string, removed []string, dryRun bool) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	left := len(entries)
+	if dryRun {
+		left -= len(removed)
+	}
+	return left == 0
 }

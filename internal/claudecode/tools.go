@@ -150,6 +150,31 @@ func (o Output) Replace(view string) (Replacement, error) {
 	return Replacement{ToolOutput: mustJSON(out)}, nil
 }
 
+// ReplacementShape describes the shape Replace gives a tool's output, for
+// the report of a replacement the client did not take.
+func ReplacementShape(tool string) string {
+	if IsMCP(tool) {
+		return "[{type, text}] (updatedMCPToolOutput)"
+	}
+	switch tool {
+	case "Bash":
+		return "{stdout, stderr, interrupted, isImage, noOutputExpected}"
+	case "Read":
+		return "{type, file: {filePath, content, numLines, startLine, totalLines}}"
+	case "Grep":
+		return "{mode, numFiles, filenames, content, numLines}"
+	case "Glob":
+		return "{filenames, durationMs, numFiles, truncated}"
+	case "WebFetch":
+		return "the response with its result replaced"
+	case "WebSearch":
+		return "the response with its results replaced"
+	case "Agent", "Task":
+		return "the response with its content replaced"
+	}
+	return "(none: not replaceable)"
+}
+
 // replaceField keeps the response as it is but for one field.
 func replaceField(resp json.RawMessage, field string, value any) (Replacement, error) {
 	var r map[string]json.RawMessage

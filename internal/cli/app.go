@@ -16,6 +16,9 @@ import (
 type app struct {
 	Process
 	root *ctxapp.App
+	// jsonOut is set when the command line asks for --json: the result and
+	// any error are JSON documents on stdout.
+	jsonOut bool
 }
 
 // env is the composition root of this run.
@@ -63,7 +66,11 @@ func (a *app) config() (*config.Config, []config.Value, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return r.ConfigValues()
+	cfg, values, err := r.ConfigValues()
+	if err != nil {
+		return nil, nil, hint(err, "edit the file named above, or unset the variable")
+	}
+	return cfg, values, nil
 }
 
 // openStore opens the blob store and the index, creating and migrating the

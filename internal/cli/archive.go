@@ -2,80 +2,140 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
+var archiveCmd = &command{
+	name:    "archive",
+	usage:   "archive [TRANSCRIPT.jsonl ...] [--all] [--json]",
+	summary: "add sessions to the archive (the hooks archive the ones they see)",
+	group:   groupArchive,
+	long: `Adds transcripts to the archive, so that ` + "`ctxkeep search`" + ` and ` + "`ctxkeep recall`" + ` find them: sessions
+from before ctxkeep was installed, or another machine's. --all takes every session transcript
+under ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects), and every Codex CLI rollout under
+$CODEX_HOME/sessions (default ~/.codex). The session id is the file's name, the project the
+first working directory it records; a Codex rollout says both on its first line (the project is
+the git root of that directory). Archiving a transcript again writes only
+what changed. Exit status 1 if any transcript could not be archived (the others are).`,
+	examples: []string{"ctxkeep archive --all", "ctxkeep archive ~/old-laptop/projects/*/*.jsonl"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &archiveOptions{}
+		fs.BoolVar(&o.all, "all", false, "archive every session transcript under ~/.claude/projects and $CODEX_HOME/sessions")
+		fs.BoolVar(&o.json, "json", false, "print what was archived as JSON")
+		return o.run
+	},
+}
+
+type archiveOptions struct{ all, json bool }
+
 type archived struct {
 	Transcript string `json:"transcript"`
 	Session    string `json:"session_id"`
 	Project    string `json:"project"`
+	Agent      string `json:"agent"` // the session's client: claude-code, codex
 	Turns      int    `json:"turns"`
 	Written    int    `json:"chunks_written"`
 	Problems   int    `json:"bad_lines"`
 	Error      string `json:"error,omitempty"`
 }
 
-// runArchive brings transcripts into the archive: sessions recorded before
-// ctxkeep was installed, or another machine's. The hooks archive the
-// sessions they see by themselves.
-func runArchive(ctx context.Context, a *app, args []string) error {
-	var all, asJSON bool
-	fs := a.flags("archive")
-	fs.BoolVar(&all, "all", false, "archive every session under ~/.claude/projects")
-	fs.BoolVar(&asJSON, "json", false, "print what was archived as JSON")
-	paths, err := parse(fs, args)
-	if err != nil {
-		return err
+// archiveReport is `ctxkeep archive --json`.
+type archiveReport struct {
+	Archived []archived `json:"archived"`
+	Failed   int        `json:"failed"`
+}
+
+func (o *archiveOptions) run(ctx context.Context, a *app, paths []string) error {
+	if len(paths) == 0 && !o.all {
+		return usageErrorf("archive needs transcripts, or --all").withHint("ctxkeep archive ~/.claude/projects/*/*.jsonl")
 	}
-	if all {
-		found, err := a.allTranscripts()
+	if o.all {
+		found, _ := filepath.Glob(filepath.Join(a.projectsDir(), "*", "*.jsonl"))
+		rollouts, err := a.codexTranscripts()
 		if err != nil {
 			return err
 		}
+		found = append(found, rollouts...)
+		if len(found) == 0 && len(paths) == 0 {
+			if o.json {
+				return a.printJSON(archiveReport{Archived: []archived{}})
+			}
+			fmt.Fprintf(a.Stdout, "nothing to archive: no session transcript under %s\n", a.projectsDir())
+			return nil
+		}
 		paths = append(paths, found...)
-	}
-	if len(paths) == 0 {
-		return usageErrorf("archive needs transcripts, or --all").withHint("ctxkeep archive ~/.claude/projects/*/*.jsonl")
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	var out []archived
-	failed := 0
-	for i, path := range paths {
-		r := archiveOne(ctx, st, path)
-		if r.Error != "" {
-			failed++
-		}
-		out = append(out, r)
-		if !asJSON {
-			fmt.Fprintf(a.Stderr, "[%d/%d] %s\n", i+1, len(paths), r.line())
-		}
+	r := archiveAll(ctx, a, st, paths)
+	if err := ctx.Err(); err != nil {
+		return err // interrupted: what was archived stays archived
 	}
-	if asJSON {
-		if err := a.printJSON(map[string]any{"archived": out}); err != nil {
+	if o.json {
+		if err := a.printJSON(r); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(a.Stdout, "archived %d transcript(s); search them with `ctxkeep search --all WORDS`\n", len(paths)-failed)
+		r.print(a)
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d transcript(s) could not be archived", failed, len(paths))
+	if r.Failed > 0 {
+		if o.json {
+			return silentError{code: exitError} // the document says which
+		}
+		return fmt.Errorf("%d of %d transcript(s) could not be archived", r.Failed, len(paths))
 	}
 	return nil
 }
 
+func archiveAll(ctx context.Context, a *app, st *store.Store, paths []string) archiveReport {
+	r := archiveReport{Archived: []archived{}}
+	p := a.progress()
+	defer p.Done()
+	p.Start("archiving transcripts", int64(len(paths)))
+	for _, path := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		one := archiveOne(ctx, st, path)
+		if one.Error != "" {
+			r.Failed++
+		}
+		r.Archived = append(r.Archived, one)
+		p.Add(1)
+	}
+	return r
+}
+
+func (r archiveReport) print(a *app) {
+	turns, written := 0, 0
+	for _, one := range r.Archived {
+		if one.Error != "" {
+			fmt.Fprintf(a.Stderr, "ctxkeep: %s: %s\n", one.Transcript, one.Error)
+			continue
+		}
+		turns, written = turns+one.Turns, written+one.Written
+	}
+	fmt.Fprintf(a.Stdout, "archived %d transcript(s): %d turns, %d chunk(s) written (unchanged ones are skipped)\n",
+		len(r.Archived)-r.Failed, turns, written)
+	a.tip("search them with `ctxkeep search --all WORDS`")
+}
+
 func archiveOne(ctx context.Context, st *store.Store, path string) archived {
 	abs, _ := filepath.Abs(path)
-	r := archived{Transcript: abs, Session: strings.TrimSuffix(filepath.Base(abs), ".jsonl")}
+	if r, ok := archiveCodex(ctx, st, abs); ok {
+		return r
+	}
+	r := archived{Transcript: abs, Session: sessionOf(abs), Agent: ctxkeep.AgentClaudeCode}
 	r.Project = projectOf(abs)
 	res, err := keep.Archive(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs})
 	if err != nil {
@@ -84,13 +144,6 @@ func archiveOne(ctx context.Context, st *store.Store, path string) archived {
 	}
 	r.Turns, r.Written, r.Problems = res.Turns, res.Written, res.Problems
 	return r
-}
-
-func (r archived) line() string {
-	if r.Error != "" {
-		return r.Transcript + ": " + r.Error
-	}
-	return fmt.Sprintf("%s: %d turns, %d chunks written, %d bad lines", r.Session, r.Turns, r.Written, r.Problems)
 }
 
 // projectOf is the working directory the session started in, from its
@@ -108,14 +161,4 @@ func projectOf(path string) string {
 		}
 	}
 	return ""
-}
-
-// allTranscripts lists the main session transcripts under the client's
-// projects folder.
-func (a *app) allTranscripts() ([]string, error) {
-	paths, err := filepath.Glob(filepath.Join(a.projectsDir(), "*", "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	return paths, nil
 }

@@ -2,10 +2,36 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
+	"github.com/ctxkeep/ctxkeep/internal/progress"
+	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
+
+var checkCmd = &command{
+	name:    "check",
+	usage:   "check [--repair] [--json]",
+	summary: "verify every stored byte and the index; --repair fixes what it can",
+	group:   groupStore,
+	long: `Verifies the whole store: SQLite's integrity_check, every full-text index's own check, every
+blob read and hashed, rows whose blob is missing, entries whose blob has no row, and blobs
+without a row (garbage for ` + "`ctxkeep prune`" + `, not a problem). --repair writes missing or damaged
+blobs again from readable copies that still hash right, gives entries their blob row back,
+rebuilds indexes and full-text tables, deletes nothing, and says what it could not fix. Exit
+status 1 when a problem is left (with --json, the document says "ok": false).`,
+	examples: []string{"ctxkeep check", "ctxkeep check --repair"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &checkOptions{}
+		fs.BoolVar(&o.repair, "repair", false, "fix what can be fixed without losing data; report the rest")
+		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+		return o.run
+	},
+}
+
+type checkOptions struct{ repair, json bool }
 
 // checkReport is `ctxkeep check --json`.
 type checkReport struct {
@@ -13,47 +39,29 @@ type checkReport struct {
 	Report   store.Report    `json:"report"`
 	Repaired *store.Repaired `json:"repaired,omitempty"`
 	After    *store.Report   `json:"after,omitempty"` // the check again, after repairing
+	// CopyTemps counts the temporary files of readable copies whose write
+	// was interrupted, in the sessions' tool-results folders: garbage.
+	CopyTemps int `json:"copy_temp_files,omitempty"`
 }
 
-// runCheck verifies the whole store: SQLite's integrity_check, every FTS5
-// table's integrity check, every blob's SHA-256, rows without blobs,
-// blobs without rows, entries whose blob has no row. --repair fixes what
-// can be fixed without losing data and says what it could not. Exit
-// status 1 when a problem is left.
-func runCheck(ctx context.Context, a *app, args []string) error {
-	var repair, asJSON bool
-	fs := a.flags("check")
-	fs.BoolVar(&repair, "repair", false, "fix what can be fixed without losing data; report the rest")
-	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	if err := noArgs(fs, args); err != nil {
+func (o *checkOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("check", pos); err != nil {
 		return err
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	rep, err := st.Check(ctx, true)
+	r, err := o.result(ctx, a, st)
 	if err != nil {
 		return err
 	}
-	r := checkReport{Report: rep, OK: rep.OK()}
-	if repair && !rep.OK() {
-		fixed, err := st.Repair(ctx, rep)
-		if err != nil {
-			return err
-		}
-		after, err := st.Check(ctx, true)
-		if err != nil {
-			return err
-		}
-		r.Repaired, r.After, r.OK = &fixed, &after, after.OK()
-	}
-	if asJSON {
+	if o.json {
 		if err := a.printJSON(r); err != nil {
 			return err
 		}
 	} else {
-		printCheck(a, r, repair)
+		r.print(a, o.repair)
 	}
 	if !r.OK {
 		return silentError{code: exitError}
@@ -61,32 +69,62 @@ func runCheck(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-func printCheck(a *app, r checkReport, repair bool) {
+func (o *checkOptions) result(ctx context.Context, a *app, st *store.Store) (checkReport, error) {
+	p := a.progress()
+	defer p.Done()
+	ctx = progress.With(ctx, p)
+	rep, err := st.Check(ctx, true)
+	if err != nil {
+		return checkReport{}, err
+	}
+	r := checkReport{Report: rep, OK: rep.OK()}
+	if state, err := prune.Read(ctx, st); err == nil {
+		copies, _ := prune.CopyLeftovers(prune.CopyDirs(state), a.Now())
+		r.CopyTemps = len(copies)
+	}
+	if !o.repair || rep.OK() {
+		return r, nil
+	}
+	p.Start("repairing", 0)
+	fixed, err := st.Repair(ctx, rep)
+	if err != nil {
+		return r, err
+	}
+	fixed.Fixed, fixed.Unfixed = orEmpty(fixed.Fixed), orEmpty(fixed.Unfixed)
+	after, err := st.Check(ctx, true)
+	if err != nil {
+		return r, err
+	}
+	r.Repaired, r.After, r.OK = &fixed, &after, after.OK()
+	return r, nil
+}
+
+func (r checkReport) print(a *app, repair bool) {
 	w := a.Stdout
 	rep := r.Report
-	fmt.Fprintf(w, "%d blob rows, %d blob files, every blob's SHA-256 verified\n", rep.Rows, rep.Blobs)
+	fmt.Fprintf(w, "checked the index, its full-text indexes and %d blob(s), each read and hashed (%d row(s) in the index)\n", rep.Blobs, rep.Rows)
 	problems := []struct {
-		n    int
 		what string
 		list []string
 	}{
-		{len(rep.IndexProblems), "index integrity problem(s)", rep.IndexProblems},
-		{len(rep.FTSProblems), "full-text index problem(s)", rep.FTSProblems},
-		{len(rep.Missing), "row(s) whose blob file is missing", hashes(rep.Missing)},
-		{len(rep.Corrupt), "blob(s) whose content does not match its SHA-256", hashes(rep.Corrupt)},
-		{len(rep.Dangling), "entry(ies) whose blob has no row", rep.Dangling},
+		{"index integrity problem(s)", rep.IndexProblems},
+		{"full-text index problem(s)", rep.FTSProblems},
+		{"row(s) whose blob file is missing", hashes(rep.Missing)},
+		{"blob(s) whose content does not match its SHA-256", hashes(rep.Corrupt)},
+		{"entry(ies) whose blob has no row", rep.Dangling},
 	}
 	for _, p := range problems {
-		if p.n == 0 {
+		if len(p.list) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "problem: %d %s\n", p.n, p.what)
+		fmt.Fprintf(w, "problem: %d %s\n", len(p.list), p.what)
 		for _, s := range p.list {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
 	}
-	if len(rep.Unreferenced) > 0 || rep.Temps > 0 {
-		fmt.Fprintf(w, "garbage: %d blob(s) without a row, %d temporary file(s) (`ctxkeep prune` removes them)\n", len(rep.Unreferenced), rep.Temps)
+	if len(rep.Unreferenced) > 0 || rep.Temps > 0 || r.CopyTemps > 0 {
+		fmt.Fprintf(w, "garbage: %d blob(s) without a row, %d temporary file(s), %d unfinished readable copy file(s) (`ctxkeep prune` removes them once an hour old)\n",
+			len(rep.Unreferenced), rep.Temps, r.CopyTemps)
 	}
 	if r.Repaired != nil {
 		for _, s := range r.Repaired.Fixed {
@@ -103,6 +141,8 @@ func printCheck(a *app, r checkReport, repair bool) {
 		fmt.Fprintln(w, "ok: every problem was repaired")
 	case !repair:
 		fmt.Fprintln(w, "run `ctxkeep check --repair` to fix what can be fixed without losing data")
+	default:
+		fmt.Fprintln(w, "some problems are left: see \"not fixed\" above")
 	}
 }
 
@@ -114,28 +154,46 @@ func hashes[H ~string](hs []H) []string {
 	return out
 }
 
-// runOptimize compacts the index: FTS merges, WAL checkpoint, vacuum.
-func runOptimize(ctx context.Context, a *app, args []string) error {
-	var asJSON bool
-	fs := a.flags("optimize")
-	fs.BoolVar(&asJSON, "json", false, "print what was done as JSON")
-	if err := noArgs(fs, args); err != nil {
+var optimizeCmd = &command{
+	name:    "optimize",
+	usage:   "optimize [--json]",
+	summary: "compact the index: merge full-text indexes, checkpoint the WAL, vacuum",
+	group:   groupStore,
+	long: `Merges each full-text index into one b-tree, vacuums the index, and checkpoints and truncates its
+write-ahead log. Hooks wait meanwhile (at most busy_timeout, 10 s); run it when no session is
+busy.`,
+	examples: []string{"ctxkeep optimize"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &optimizeOptions{}
+		fs.BoolVar(&o.json, "json", false, "print what was done as JSON")
+		return o.run
+	},
+}
+
+type optimizeOptions struct{ json bool }
+
+func (o *optimizeOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("optimize", pos); err != nil {
 		return err
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	o, err := st.Optimize(ctx)
+	p := a.progress()
+	p.Start("optimizing the index", 0)
+	res, err := st.Optimize(ctx)
+	p.Done()
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return a.printJSON(o)
+	res.FTSTables = orEmpty(res.FTSTables)
+	if o.json {
+		return a.printJSON(res)
 	}
 	fmt.Fprintf(a.Stdout, "optimized %d full-text index(es), vacuumed the index and checkpointed its WAL: %s → %s\n",
-		len(o.FTSTables), humanBytes(o.BytesBefore), humanBytes(o.BytesAfter))
-	if !o.Checkpointed {
+		len(res.FTSTables), text.Bytes(res.BytesBefore), text.Bytes(res.BytesAfter))
+	if !res.Checkpointed {
 		fmt.Fprintln(a.Stdout, "note: another process was reading the index; part of the WAL stays until it is done")
 	}
 	return nil

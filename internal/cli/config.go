@@ -2,40 +2,53 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
 )
 
+var configCmd = &command{
+	name:    "config",
+	usage:   "config [--json]",
+	summary: "print the effective configuration, with where each value comes from",
+	group:   groupSetup,
+	long: `Prints the user and project config file paths, then every setting: key, where its value comes
+from (default, user FILE, project FILE, env VARIABLE) and the effective value, last so that a
+long list does not widen the table. The settings are explained in docs/CONFIG.md. To change the
+client's own auto-compaction threshold, see ` + "`ctxkeep config set`" + `.`,
+	examples: []string{"ctxkeep config", "ctxkeep config --json"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &configOptions{}
+		fs.BoolVar(&o.json, "json", false, "print the files and values as JSON")
+		return o.run
+	},
+}
+
+type configOptions struct{ json bool }
+
+// configReport is `ctxkeep config --json`.
 type configReport struct {
 	Files  config.Files   `json:"files"`
 	Values []config.Value `json:"values"`
 }
 
-func runConfig(ctx context.Context, a *app, args []string) error {
-	if len(args) > 0 && args[0] == "set" {
-		return runConfigSet(ctx, a, args[1:])
+func (o *configOptions) run(_ context.Context, a *app, pos []string) error {
+	if len(pos) > 0 {
+		return usageErrorf("unknown config subcommand %q", pos[0]).withHint("`ctxkeep config` prints the configuration; `ctxkeep config set autocompact PCT` sets the client's threshold")
 	}
-	var asJSON bool
-	fs := a.flags("config")
-	fs.BoolVar(&asJSON, "json", false, "print the values as JSON")
-	if err := noArgs(fs, args); err != nil {
-		return err
-	}
-	files := a.configFiles()
 	_, values, err := a.config()
 	if err != nil {
-		return hint(err, "edit the file named above, or unset the variable")
+		return err
 	}
-	if asJSON {
-		return a.printJSON(configReport{Files: files, Values: values})
+	r := configReport{Files: a.configFiles(), Values: orEmpty(values)}
+	if o.json {
+		return a.printJSON(r)
 	}
-	fmt.Fprintf(a.Stdout, "user config:    %s\nproject config: %s\n\n", files.User, files.Project)
-	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(a.Stdout, "user config:    %s\nproject config: %s\n\n", r.Files.User, r.Files.Project)
 	// The value comes last: a long list would otherwise pad every line.
-	fmt.Fprintln(tw, "KEY\tFROM\tVALUE")
-	for _, v := range values {
+	tw := a.table("KEY\tFROM\tVALUE")
+	for _, v := range r.Values {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key, v.Source, v.Value)
 	}
 	return tw.Flush()

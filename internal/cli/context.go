@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,29 +17,55 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
-type contextOptions struct {
-	asJSON bool
-	html   string
-	width  int
+var contextCmd = &command{
+	name:    "context",
+	usage:   "context [SESSION] [--json] [--html FILE] [--width N]",
+	summary: "show where a session's context went: by category, stale output, timeline",
+	group:   groupContext,
+	long: `Where a session's context went: the exact size (from the usage the client records) and the
+client's thresholds, a breakdown by category and tool of what the model is sent now, stale tool
+output and duplicate reads, the responses and prompts left before auto-compaction at the recent
+rate, and a chart of the context over the whole session with compactions (▲) and ctxkeep's swaps
+(◆). A session whose context went past the configured window without compacting has a larger
+one: the report takes the next known window (1M) and says it was inferred.
+
+SESSION is a session id, a unique prefix of one, or a transcript path. Default: the session the
+command runs in (from the agent's Bash), else this project's latest, else the latest of any
+project (a terminal is told which). --html writes a self-contained page (no network, no
+external assets). Definitions: docs/WATCH.md.
+
+For a Codex CLI session (its id or a prefix under $CODEX_HOME/sessions, or its rollout) it
+prints the usage part only: the context now, the window and the compaction point, the peak, the
+compactions and what swap kept out (docs/CODEX.md).`,
+	examples: []string{"ctxkeep context", "ctxkeep context 258c --html context.html", "ctxkeep context --json"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &contextOptions{}
+		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+		fs.StringVar(&o.html, "html", "", "also write the report as a self-contained HTML page to `FILE`")
+		fs.IntVar(&o.width, "width", 100, "draw the terminal chart `N` columns wide, 40 or more")
+		return o.run
+	},
 }
 
-// runContext reports where a session's context went.
-func runContext(ctx context.Context, a *app, args []string) error {
-	var o contextOptions
-	fs := a.flags("context")
-	fs.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
-	fs.StringVar(&o.html, "html", "", "also write the report as a self-contained HTML page to `FILE`")
-	fs.IntVar(&o.width, "width", 100, "columns of the terminal chart")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+type contextOptions struct {
+	json  bool
+	html  string
+	width int
+}
+
+func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 	if len(pos) > 1 {
-		return usageErrorf("context takes one session, got %d arguments", len(pos)).withHint("run `ctxkeep context -h` for its flags")
+		return usageErrorf("context takes one session, got %d arguments", len(pos)).withHint("run `ctxkeep help context`")
+	}
+	if o.width < 40 {
+		return usageErrorf("bad --width %d: want 40 columns or more", o.width)
 	}
 	arg := ""
 	if len(pos) == 1 {
 		arg = pos[0]
+	}
+	if path, ok := a.findCodex(arg); ok {
+		return a.codexContext(ctx, path, o.json)
 	}
 	r, err := a.contextReport(ctx, arg)
 	if err != nil {
@@ -50,7 +77,7 @@ func runContext(ctx context.Context, a *app, args []string) error {
 		}
 	}
 	switch {
-	case o.asJSON:
+	case o.json:
 		return a.printJSON(r)
 	case o.html != "":
 		fmt.Fprintf(a.Stdout, "wrote %s\n", o.html)
@@ -70,18 +97,21 @@ func writeHTMLFile(path string, r *breakdown.Report) error {
 }
 
 func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report, error) {
-	path, err := a.findTranscript(arg)
+	path, err := a.sessionTranscript(arg)
 	if err != nil {
 		return nil, err
 	}
-	session := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	session := sessionOf(path)
+	p := a.progress()
+	defer p.Done()
+	p.Start("reading "+filepath.Base(path), 0)
 	f, err := transcript.ReadFile(path, transcript.Cursor{})
 	if err != nil {
 		return nil, err
 	}
 	cfg, _, err := a.config()
 	if err != nil {
-		return nil, hint(err, "edit the file named above, or unset the variable")
+		return nil, err
 	}
 	d, err := a.dirs()
 	if err != nil {
@@ -90,16 +120,36 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 	var status watch.StatusState // the window the client reported, if any
 	_ = watch.Load(watch.StatusPath(watch.Dir(d.State), session), &status)
 	env := watch.ReadClientEnv(a.clientGetenv())
+	p.Start("counting tokens", 0)
 	r, err := breakdown.Build(breakdown.Input{
 		Session: session, Transcript: path, Records: f.Records, Problems: len(f.Problems),
-		Swaps:   a.sessionSwaps(ctx, session),
-		Limits:  func(model string) watch.Limits { return watch.Compute(watch.Window(cfg, model, status.Window), env) },
+		Swaps: a.sessionSwaps(ctx, session),
+		Limits: func(model string, peak int64) watch.Limits {
+			return watch.LimitsFor(cfg, model, status.Window, peak, env)
+		},
 		Counter: breakdown.Tokenizer(), Now: a.Now(),
 	})
 	if errors.Is(err, breakdown.ErrEmpty) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if r != nil {
+		r.Categories = orEmpty(r.Categories)
+		r.Timeline.Points, r.Timeline.Compactions, r.Timeline.Swaps = orEmpty(r.Timeline.Points), orEmpty(r.Timeline.Compactions), orEmpty(r.Timeline.Swaps)
+	}
 	return r, err
+}
+
+// sessionTranscript is the transcript a command about one session works
+// on: the one arg names, or the latest (latestTranscript).
+func (a *app) sessionTranscript(arg string) (string, error) {
+	if arg != "" {
+		return a.findTranscript(arg)
+	}
+	path, err := a.latestTranscript()
+	if errors.Is(err, errNoSession) {
+		return "", hint(err, "name a session (an id, a unique prefix or a transcript path)")
+	}
+	return path, err
 }
 
 // sessionSwaps lists what swap kept out of the session's main thread.
@@ -120,53 +170,6 @@ func (a *app) sessionSwaps(ctx context.Context, session string) []breakdown.Swap
 		}
 	}
 	return out
-}
-
-// findTranscript resolves SESSION: a transcript path, a session id or a
-// unique prefix of one, or (empty) the latest session.
-func (a *app) findTranscript(arg string) (string, error) {
-	switch {
-	case arg == "":
-		return a.latestTranscript()
-	case strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, filepath.Separator):
-		if _, err := os.Stat(arg); err != nil {
-			return "", err
-		}
-		return arg, nil
-	}
-	if err := validPrefix(arg); err != nil {
-		return "", err
-	}
-	matches, err := filepath.Glob(filepath.Join(a.projectsRoot(), "*", arg+"*.jsonl"))
-	if err != nil {
-		return "", err
-	}
-	switch len(matches) {
-	case 0:
-		return "", hint(fmt.Errorf("no session %q under %s", arg, a.projectsRoot()), "give a transcript path, or run `ctxkeep stats` for the sessions ctxkeep saw")
-	case 1:
-		return matches[0], nil
-	}
-	return "", hint(fmt.Errorf("%q matches %d sessions", arg, len(matches)), "give more of the id")
-}
-
-// validPrefix refuses what is not the start of a session id: a prefix is
-// used in a file pattern.
-func validPrefix(s string) error {
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return usageErrorf("%q is not a session id or a transcript path", s)
-		}
-	}
-	return nil
-}
-
-// projectsRoot is the client's folder of transcripts.
-func (a *app) projectsRoot() string {
-	if dir := a.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return filepath.Join(dir, "projects")
-	}
-	return filepath.Join(a.Getenv("HOME"), ".claude", "projects")
 }
 
 // clientGetenv looks a variable up as the client would see it: the

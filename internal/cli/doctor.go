@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 
@@ -37,22 +40,51 @@ type doctorReport struct {
 	Checks []check `json:"checks"`
 }
 
-func runDoctor(ctx context.Context, a *app, args []string) error {
-	var asJSON bool
-	fs := a.flags("doctor")
-	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	if err := noArgs(fs, args); err != nil {
+var doctorCmd = &command{
+	name:    "doctor",
+	usage:   "doctor [--json]",
+	summary: "check the binary, the hooks, the config, the store, the log and the client",
+	group:   groupSetup,
+	long: `Runs seven checks and prints one line each (ok, warn or fail) with a hint when something needs
+doing. Exit status 1 if a check fails (with --json, the document says "ok": false).
+
+  binary  fails when the binary cannot find its own path
+  hooks   fails when ctxkeep is in no settings file (nor in Codex's), an event is missing, a registered command is
+          not an executable file, a settings file is malformed or sets disableAllHooks; warns
+          when a deadline (deadline.EVENT) does not fit in the timeout registered for the event
+  codex   fails when ctxkeep's hooks are in $CODEX_HOME/hooks.json but an event is missing, a hook
+          is not trusted (Codex would skip it without a word) or runs no executable, or hooks
+          are off in config.toml; warns when Codex is here but ctxkeep is not registered with it
+  config  fails when a config file or CTXKEEP_* variable is invalid (the hooks pass through
+          meanwhile); warns when ctxkeep is disabled
+  store   fails when the index cannot be opened or fails SQLite's quick check, or a row has no
+          blob; warns when the data folder is open to other users
+  log     warns when problems were logged in the last 24 hours
+  client  the hook calls recorded and the Claude Code version they report, and what
+          ` + "`claude --version`" + ` prints; warns when no hook has run yet`,
+	examples: []string{"ctxkeep doctor", "ctxkeep doctor --json"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &doctorOptions{}
+		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+		return o.run
+	},
+}
+
+type doctorOptions struct{ json bool }
+
+func (o *doctorOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("doctor", pos); err != nil {
 		return err
 	}
-	r := doctorReport{OK: true}
+	r := doctorReport{OK: true, Checks: []check{}}
 	for _, c := range []func(context.Context) check{
-		a.checkBinary, a.checkHooks, a.checkConfig, a.checkStore, a.checkLog, a.checkClient,
+		a.checkBinary, a.checkHooks, a.checkCodex, a.checkConfig, a.checkStore, a.checkLog, a.checkClient, a.checkReplacements,
 	} {
 		res := c(ctx)
 		r.OK = r.OK && res.Status != statusFail
 		r.Checks = append(r.Checks, res)
 	}
-	if asJSON {
+	if o.json {
 		if err := a.printJSON(r); err != nil {
 			return err
 		}
@@ -81,18 +113,27 @@ func (a *app) checkBinary(context.Context) check {
 }
 
 // checkHooks looks for ctxkeep's handlers in the three settings files: every
-// event registered, each command pointing at a binary that exists.
+// event registered, each command pointing at a binary that exists, each
+// timeout leaving ctxkeep's deadline room to give up first.
 func (a *app) checkHooks(context.Context) check {
 	c := check{Name: "hooks"}
 	found := a.installedScopes()
+	if len(found) == 0 && a.codexInstalled() {
+		c.Status, c.Detail = statusOK, "not registered with Claude Code (Codex only, see below)"
+		return c
+	}
 	if len(found) == 0 {
 		return fail(c, "ctxkeep is not registered in any Claude Code settings file", "run `ctxkeep install`")
 	}
+	cfg, _, _ := a.config()
 	exe, _ := a.Executable()
-	var details, problems []string
+	var details, problems, warnings, malformed []string
 	for _, in := range found {
 		if in.err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", in.path, in.err))
+			if errors.Is(in.err, claudecode.ErrMalformed) {
+				malformed = append(malformed, in.path)
+			}
 			continue
 		}
 		events := map[string]bool{}
@@ -103,6 +144,9 @@ func (a *app) checkHooks(context.Context) check {
 				problems = append(problems, fmt.Sprintf("%s: %s runs %s, which is not an executable file", in.path, h.Event, prog))
 			} else if exe != "" && !sameFile(prog, exe) {
 				details = append(details, fmt.Sprintf("note: %s runs %s, not this binary", in.path, prog))
+			}
+			if cfg != nil {
+				warnings = append(warnings, timeoutProblem(in.path, h, cfg.DeadlineFor(h.Event))...)
 			}
 		}
 		var missing []string
@@ -120,11 +164,34 @@ func (a *app) checkHooks(context.Context) check {
 		}
 	}
 	c.Detail = strings.Join(details, "; ")
-	if len(problems) > 0 {
+	switch {
+	case len(malformed) > 0:
+		return fail(c, strings.Join(append(problems, details...), "; "),
+			fmt.Sprintf("fix %s by hand at the line and column named (install and uninstall refuse to edit a malformed file), then run `ctxkeep doctor` again", strings.Join(malformed, " and ")))
+	case len(problems) > 0:
 		return fail(c, strings.Join(append(problems, details...), "; "), "run `ctxkeep install` again to repair the registration")
+	case len(warnings) > 0:
+		c.Status, c.Detail = statusWarn, strings.Join(append(warnings, details...), "; ")
+		c.Hint = "run `ctxkeep install` again: it registers each event with a timeout of its deadline + 5 s"
+		return c
 	}
 	c.Status = statusOK
 	return c
+}
+
+// timeoutProblem says when the client would kill a hook before ctxkeep
+// gives up by itself: the timeout registered for the event must exceed
+// the deadline by install's margin (clientTimeout).
+func timeoutProblem(path string, h claudecode.Found, deadline time.Duration) []string {
+	want := clientTimeout(deadline)
+	switch {
+	case h.Timeout == 0:
+		return []string{fmt.Sprintf("%s: %s has no timeout (the client's default applies; SessionEnd hooks get almost no time)", path, h.Event)}
+	case h.Timeout < want:
+		return []string{fmt.Sprintf("%s: %s times out after %ds, but deadline.%s is %s: the client would kill the hook before ctxkeep gives up (fail open needs %ds)",
+			path, h.Event, h.Timeout, h.Event, config.FormatDuration(deadline), want)}
+	}
+	return nil
 }
 
 func sameFile(a, b string) bool {
@@ -148,7 +215,7 @@ func (a *app) checkConfig(context.Context) check {
 	c := check{Name: "config"}
 	cfg, _, err := a.config()
 	if err != nil {
-		return fail(c, err.Error(), "fix the value named above; the hooks pass through until then")
+		return fail(c, err.Error(), "fix the value named, in the file or variable named; the hooks pass through until then")
 	}
 	files := a.configFiles()
 	c.Status, c.Detail = statusOK, "defaults"
@@ -209,20 +276,35 @@ func (a *app) checkLog(context.Context) check {
 	}
 	last := entries[len(entries)-1]
 	c.Status = statusWarn
-	c.Detail = fmt.Sprintf("recent problems in %s; latest at %s: %s", d.Log(), last.Time.Local().Format("2006-01-02 15:04"), text.Cut(last.Message, 300))
+	c.Detail = fmt.Sprintf("recent problems in %s; latest at %s: %s", d.Log(), last.Time.Local().Format("2006-01-02 15:04"), text.Cut(printable(last.Message), 300))
 	c.Hint = "the hooks failed open (the agent was not affected); see the log for details"
 	return c
 }
 
-// checkClient reports the Claude Code version the hooks last saw, and the
-// one on PATH.
+// checkClient reports the hook calls recorded (journals are indexed
+// first, as stats does), the Claude Code version the hooks last saw, and
+// the one on PATH.
 func (a *app) checkClient(ctx context.Context) check {
 	c := check{Name: "client", Status: statusOK}
 	var parts []string
+	calls := 0
 	if st, err := a.openStore(ctx); err == nil {
 		a.root.Ingest(ctx, st, "")
+		sessions, _ := st.Stats(ctx, "")
+		var last time.Time
+		for _, s := range sessions {
+			calls += s.Events
+			if s.LastSeen.After(last) {
+				last = s.LastSeen
+			}
+		}
+		if calls > 0 {
+			parts = append(parts, fmt.Sprintf("%d hook call(s) in %d session(s), the last at %s", calls, len(sessions), last.Local().Format("2006-01-02 15:04")))
+		}
 		if v, when, err := st.LastClientVersion(ctx); err == nil && v != "" {
 			parts = append(parts, fmt.Sprintf("Claude Code %s seen by the hooks at %s", v, when.Local().Format("2006-01-02 15:04")))
+		} else if calls > 0 {
+			parts = append(parts, "no client version reported (AI_AGENT was not set)")
 		}
 	}
 	if path, err := exec.LookPath("claude"); err == nil {
@@ -233,12 +315,45 @@ func (a *app) checkClient(ctx context.Context) check {
 			parts = append(parts, fmt.Sprintf("%s on PATH is %s", path, strings.TrimSpace(string(out))))
 		}
 	}
-	if len(parts) == 0 {
-		c.Status, c.Detail = statusWarn, "no Claude Code seen yet: no hook has run and `claude` is not on PATH"
-		c.Hint = "start claude in a project; the next doctor run shows the version its hooks report"
-		return c
+	if calls == 0 {
+		parts = append([]string{"no hook has run yet"}, parts...)
+		c.Status, c.Hint = statusWarn, "start claude in a project; the next doctor run shows the calls and the version its hooks report"
 	}
 	c.Detail = strings.Join(parts, "; ")
+	return c
+}
+
+// checkReplacements reports the replacements the client did not take, as
+// the transcripts show them (internal/proof): the tool, the shape sent and
+// why, for the latest.
+func (a *app) checkReplacements(ctx context.Context) check {
+	c := check{Name: "applied", Status: statusOK}
+	st, err := a.openStore(ctx)
+	if err != nil {
+		c.Detail = "no store to check"
+		return c
+	}
+	swaps, err := st.Swaps(ctx, "")
+	if err != nil {
+		return fail(c, err.Error(), "")
+	}
+	var p ctxkeep.Proof
+	for _, s := range swaps {
+		p.Applied, p.NotApplied, p.Unchecked = p.Applied+s.Applied, p.NotApplied+s.NotApplied, p.Unchecked+s.Unchecked
+	}
+	c.Detail = fmt.Sprintf("replacements taken by the client: %d applied, %d not applied, %d not checked yet", p.Applied, p.NotApplied, p.Unchecked)
+	if p.NotApplied == 0 {
+		return c
+	}
+	latest, err := st.NotApplied(ctx, 3)
+	if err != nil {
+		return fail(c, err.Error(), "")
+	}
+	c.Status = statusWarn
+	for _, e := range latest {
+		c.Detail += fmt.Sprintf("\n        %s %s (%s): %s", e.ID, e.Tool, e.ToolUseID, e.Verdict)
+	}
+	c.Hint = "the model saw those outputs whole: a client update may have changed the tool's output shape (please report it), or another PostToolUse hook answered the same calls"
 	return c
 }
 

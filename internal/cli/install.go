@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
@@ -25,6 +26,8 @@ func (s *scopeFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.project, "project", false, "this project's shared settings: .claude/settings.json")
 	fs.BoolVar(&s.local, "local", false, "this project, only you: .claude/settings.local.json")
 }
+
+func (s scopeFlags) any() bool { return s.user || s.project || s.local }
 
 func (s scopeFlags) scope() (claudecode.Scope, error) {
 	n := 0
@@ -48,26 +51,77 @@ func (a *app) settingsPath(scope claudecode.Scope) string {
 	return claudecode.SettingsPath(scope, a.Getenv("HOME"), a.projectDir(), a.Getenv("CLAUDE_CONFIG_DIR"))
 }
 
+var installCmd = &command{
+	name:    "install",
+	usage:   "install [--agent claude-code|codex] [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]",
+	summary: "register ctxkeep's hooks with Claude Code (and Codex) and prepare the store",
+	group:   groupSetup,
+	long: `Registers "<absolute path of this binary> hook" for every event ctxkeep handles (SessionStart,
+UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStop,
+SessionEnd), each with a timeout of its deadline plus 5 s, so that ctxkeep always gives up and
+fails open before the client would kill it. Every other key of the settings file, and your own
+hooks, even in the same event, are kept; the previous file is saved beside it as
+settings.json.ctxkeep-backup-<UTC time> (the oldest and the newest two are kept) before an atomic replace. A
+malformed file is refused, untouched, with the line and column. A second run says "already
+installed"; a newer binary updates its handlers in place.
+
+It also adds the slash commands /pin-last, /pin-next, /pin-start and /pin-end, creates the data
+folders and migrates the index, so that hooks never have to.
+
+--agent codex sets up OpenAI's Codex CLI instead: "<this binary> hook --agent codex" in
+$CODEX_HOME/hooks.json (default ~/.codex), each hook trusted in $CODEX_HOME/config.toml as
+Codex's own review does (Codex skips untrusted hooks without a word); both files are kept,
+backed up and replaced the same way. Without --agent, install sets up every client it finds
+(~/.claude, $CODEX_HOME or ~/.codex, claude and codex on PATH), Claude Code alone when it finds
+neither, and says which. docs/CODEX.md.`,
+	examples: []string{
+		"ctxkeep install",
+		"ctxkeep install --statusline",
+		"ctxkeep install --project --dry-run",
+		"ctxkeep install --plugin ~/ctxkeep-plugin",
+		"ctxkeep install --agent codex",
+	},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &installOptions{}
+		o.scopes.register(fs)
+		fs.BoolVar(&o.dryRun, "dry-run", false, "print the change to the settings file, change nothing")
+		fs.StringVar(&o.plugin, "plugin", "", "write a Claude Code plugin folder to `DIR` instead of editing settings (load it with claude --plugin-dir DIR)")
+		o.status.register(fs)
+		fs.StringVar(&o.agent, "agent", "", agentFlagDoc)
+		return o.run
+	},
+}
+
 type installOptions struct {
+	agent  string
 	scopes scopeFlags
 	dryRun bool
 	plugin string
 	status statusOptions // --statusline, --force
 }
 
-func runInstall(ctx context.Context, a *app, args []string) error {
-	var o installOptions
-	fs := a.flags("install")
-	o.scopes.register(fs)
-	fs.BoolVar(&o.dryRun, "dry-run", false, "print the change to the settings file, change nothing")
-	fs.StringVar(&o.plugin, "plugin", "", "write a Claude Code plugin folder to `DIR` instead of editing settings")
-	o.status.register(fs)
-	if err := noArgs(fs, args); err != nil {
+func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("install", pos); err != nil {
 		return err
+	}
+	if o.status.force && !o.status.enabled {
+		return usageErrorf("--force only goes with --statusline: it replaces another statusLine")
+	}
+	claude, withCodex, err := a.installTargets(o.agent, o.scopes.any() || o.plugin != "" || o.status.enabled)
+	if err != nil {
+		return err
+	}
+	if withCodex {
+		if err := a.installCodex(ctx, o.dryRun, !claude); err != nil || !claude {
+			return err
+		}
 	}
 	scope, err := o.scopes.scope()
 	if err != nil {
 		return err
+	}
+	if o.plugin != "" && (o.dryRun || o.scopes.any()) {
+		return usageErrorf("--plugin writes a plugin folder: it does not go with --dry-run, --user, --project or --local")
 	}
 	reg, err := a.registration()
 	if err != nil {
@@ -172,7 +226,7 @@ func (a *app) printDryRun(res claudecode.ApplyResult, verb string) error {
 
 func malformedHint(err error, path string) error {
 	if errors.Is(err, claudecode.ErrMalformed) {
-		return hint(err, "fix %s by hand (it was left untouched), then run the command again", path)
+		return refused(err, "fix %s by hand at the line and column named (it was left untouched), then run the command again", path)
 	}
 	return err
 }
@@ -207,16 +261,52 @@ func clientTimeout(d time.Duration) int {
 	return int(math.Ceil(d.Seconds())) + 5
 }
 
-func runUninstall(ctx context.Context, a *app, args []string) error {
-	var scopes scopeFlags
-	var dryRun bool
-	fs := a.flags("uninstall")
-	scopes.register(fs)
-	fs.BoolVar(&dryRun, "dry-run", false, "print the change to the settings file, change nothing")
-	if err := noArgs(fs, args); err != nil {
+var uninstallCmd = &command{
+	name:    "uninstall",
+	usage:   "uninstall [--agent claude-code|codex] [--user | --project | --local] [--dry-run]",
+	summary: "remove ctxkeep's hooks from Claude Code's settings (and Codex's hooks.json)",
+	group:   groupSetup,
+	long: `Removes ctxkeep's handlers (and the groups, events and hooks object they leave empty), and the
+statusLine when it is ctxkeep's, and nothing else: your own hooks stay as you wrote them.
+Install followed by uninstall gives back the original file byte for byte when it was formatted
+with two spaces. The pin slash commands ctxkeep wrote go too (yours of the same name stay), and
+their folder when ctxkeep's were all it held, unless ctxkeep is still registered in another scope
+that uses the same folder. Stored data is kept; the command says where it is.
+
+--agent codex removes ctxkeep's hooks from $CODEX_HOME/hooks.json and their trust from
+config.toml (your hooks that move up keep their trust); plain uninstall does it too where ctxkeep
+is registered with Codex.`,
+	examples: []string{"ctxkeep uninstall", "ctxkeep uninstall --project --dry-run", "ctxkeep uninstall --agent codex"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &uninstallOptions{}
+		o.scopes.register(fs)
+		fs.BoolVar(&o.dryRun, "dry-run", false, "print the change to the settings file, change nothing")
+		fs.StringVar(&o.agent, "agent", "", "the client, `AGENT`: claude-code or codex (default: Claude Code, and Codex where ctxkeep is registered)")
+		return o.run
+	},
+}
+
+type uninstallOptions struct {
+	agent  string
+	scopes scopeFlags
+	dryRun bool
+}
+
+func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
+	if err := noArgs("uninstall", pos); err != nil {
 		return err
 	}
-	scope, err := scopes.scope()
+	switch {
+	case o.agent == ctxkeep.AgentCodex:
+		return a.uninstallCodex(o.dryRun)
+	case o.agent == "" && !o.scopes.any() && a.codexInstalled():
+		if err := a.uninstallCodex(o.dryRun); err != nil {
+			return err
+		}
+	case o.agent != "" && o.agent != ctxkeep.AgentClaudeCode:
+		return usageErrorf("unknown agent %q: want claude-code or codex", o.agent)
+	}
+	scope, err := o.scopes.scope()
 	if err != nil {
 		return err
 	}
@@ -225,12 +315,15 @@ func runUninstall(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s (no such file)\n", path)
 		return nil
 	}
-	res, err := claudecode.ApplyFile(path, removeAll, claudecode.ApplyOptions{DryRun: dryRun, Now: a.Now()})
+	res, err := claudecode.ApplyFile(path, removeAll, claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
 	if err != nil {
 		return malformedHint(err, path)
 	}
-	if dryRun {
-		return a.printDryRun(res, "uninstall")
+	if o.dryRun {
+		if err := a.printDryRun(res, "uninstall"); err != nil {
+			return err
+		}
+		return a.removePinCommands(scope, true)
 	}
 	if !res.Changed {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s\n", path)

@@ -81,6 +81,9 @@ func (a *app) removePinCommands(scope claudecode.Scope, dryRun bool) error {
 	if len(r.Removed) > 0 {
 		fmt.Fprintf(a.Stdout, "%s the slash commands /pin-last, /pin-next, /pin-start, /pin-end from %s\n", verb, dir)
 	}
+	if r.RemovedDir != "" {
+		fmt.Fprintf(a.Stdout, "%s %s, which held only them\n", verb, r.RemovedDir)
+	}
 	return nil
 }
 

@@ -2,23 +2,40 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"sort"
-	"text/tabwriter"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/learned"
 )
 
-// runLearned lists the commands learned to print a lot (the wrapper
-// captures them whole) and forgets the ones the user names.
-func runLearned(ctx context.Context, a *app, args []string) error {
-	var projectOnly, asJSON bool
-	var forget string
-	fs := a.flags("learned")
-	fs.BoolVar(&projectOnly, "project", false, "only this project's commands")
-	fs.StringVar(&forget, "forget", "", "forget the command `PATTERN` (e.g. \"mix test\"); with --project, only here")
-	fs.BoolVar(&asJSON, "json", false, "print the list as JSON")
-	if err := noArgs(fs, args); err != nil {
+var learnedCmd = &command{
+	name:    "learned",
+	usage:   "learned [--project] [--forget PATTERN] [--json]",
+	summary: "review or forget the commands learned to print a lot",
+	group:   groupOutputs,
+	long: `Lists the commands ctxkeep learned print a lot, per project: pattern, times seen, largest output,
+last seen. The wrapper runs them, so that their whole output is kept even when they fail (the
+client does not let a hook replace a failed command's output). --forget PATTERN drops a
+pattern, in every project or, with --project, in this one only.`,
+	examples: []string{"ctxkeep learned", `ctxkeep learned --forget "mix test" --project`},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &learnedOptions{}
+		fs.BoolVar(&o.project, "project", false, "only this project's commands")
+		fs.StringVar(&o.forget, "forget", "", "forget the command `PATTERN` (e.g. \"mix test\"); with --project, only here")
+		fs.BoolVar(&o.json, "json", false, "print the list as JSON")
+		return o.run
+	},
+}
+
+type learnedOptions struct {
+	project, json bool
+	forget        string
+}
+
+func (o *learnedOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("learned", pos); err != nil {
 		return err
 	}
 	d, err := a.dirs()
@@ -26,7 +43,7 @@ func runLearned(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	project := ""
-	if projectOnly {
+	if o.project {
 		project = a.projectDir()
 	}
 	// What the hooks journalled since the end of the last turn is learned
@@ -34,15 +51,18 @@ func runLearned(ctx context.Context, a *app, args []string) error {
 	if st, err := a.openStore(ctx); err == nil {
 		a.root.Ingest(ctx, st, "")
 	}
-	if forget != "" {
-		n, err := learned.Forget(d.Learned(), project, forget)
+	if o.forget != "" {
+		n, err := learned.Forget(d.Learned(), project, o.forget)
 		if err != nil {
 			return err
 		}
 		if n == 0 {
-			return hint(fmt.Errorf("no learned command %q", forget), "run `ctxkeep learned` to see them")
+			return hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no learned command %q", o.forget), "run `ctxkeep learned` to see them")
 		}
-		fmt.Fprintf(a.Stdout, "forgot %q (%d project(s))\n", forget, n)
+		if o.json {
+			return a.printJSON(map[string]any{"forgot": o.forget, "projects": n})
+		}
+		fmt.Fprintf(a.Stdout, "forgot %q (%d project(s))\n", o.forget, n)
 		return nil
 	}
 	f, err := learned.Load(d.Learned())
@@ -52,7 +72,10 @@ func runLearned(ctx context.Context, a *app, args []string) error {
 	if project != "" {
 		f.Projects = map[string][]learned.Command{project: f.Projects[project]}
 	}
-	if asJSON {
+	if o.json {
+		for p, cmds := range f.Projects {
+			f.Projects[p] = orEmpty(cmds)
+		}
 		return a.printJSON(f)
 	}
 	var projects []string
@@ -66,14 +89,13 @@ func runLearned(ctx context.Context, a *app, args []string) error {
 		return nil
 	}
 	sort.Strings(projects)
-	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROJECT\tCOMMAND\tTIMES\tLARGEST\tLAST")
+	tw := a.table("PROJECT\tCOMMAND\tTIMES\tLARGEST\tLAST")
 	for _, p := range projects {
 		for _, c := range f.Projects[p] {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d chars\t%s\n", p, c.Pattern, c.Hits, c.MaxChars, c.Last.Local().Format("2006-01-02 15:04"))
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d chars\t%s\n", p, printable(c.Pattern), c.Hits, c.MaxChars, c.Last.Local().Format("2006-01-02 15:04"))
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(a.Stdout, "\nthese run through the wrapper, which keeps their whole output even when they fail; `ctxkeep learned --forget PATTERN` to stop")
+	a.tip("these run through the wrapper, which keeps their whole output even when they fail; `ctxkeep learned --forget PATTERN` to stop")
 	return nil
 }

@@ -2,58 +2,96 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
-// runList prints the swap inventory: what was kept out of the context and
-// how to get it back.
-func runList(ctx context.Context, a *app, args []string) error {
-	var session string
-	var all, asJSON bool
-	fs := a.flags("list")
-	fs.StringVar(&session, "session", "", "list one session's outputs (an id or a unique prefix); default: the latest session")
-	fs.BoolVar(&all, "all", false, "list every session's outputs")
-	fs.BoolVar(&asJSON, "json", false, "print the entries as JSON")
-	if err := noArgs(fs, args); err != nil {
+var listCmd = &command{
+	name:    "list",
+	usage:   "list [--session ID | --all] [--json]",
+	summary: "list the tool outputs kept out of the context",
+	group:   groupOutputs,
+	long: `Lists the outputs swapped out of the context: id, when, tool, characters of the original and of
+the view the model saw instead, retrievals, the call and a one-line summary. Default: the
+session with the latest stored output; --session takes a session id or a unique prefix, --all
+lists every session's.`,
+	examples: []string{"ctxkeep list", "ctxkeep list --session 258c", "ctxkeep list --all --json"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &listOptions{}
+		fs.StringVar(&o.session, "session", "", "list one session's outputs: `ID`, a session id or a unique prefix")
+		fs.BoolVar(&o.all, "all", false, "list every session's outputs")
+		fs.BoolVar(&o.json, "json", false, "print the entries as JSON")
+		return o.run
+	},
+}
+
+type listOptions struct {
+	session   string
+	all, json bool
+}
+
+// listResult is `ctxkeep list --json`.
+type listResult struct {
+	Session string          `json:"-"` // the session listed, "" for all
+	Entries []ctxkeep.Entry `json:"entries"`
+}
+
+func (o *listOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("list", pos); err != nil {
 		return err
+	}
+	if o.session != "" && o.all {
+		return usageErrorf("choose one of --session and --all")
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	if !all {
-		if session, err = a.pickSession(ctx, st, session); err != nil {
-			return err
-		}
-	}
-	entries, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
+	r, err := o.result(ctx, a, st)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		if entries == nil {
-			entries = []ctxkeep.Entry{}
+	if o.json {
+		return a.printJSON(r)
+	}
+	r.print(a)
+	return nil
+}
+
+func (o *listOptions) result(ctx context.Context, a *app, st *store.Store) (listResult, error) {
+	var r listResult
+	if !o.all {
+		s, err := a.pickSession(ctx, st, o.session)
+		if err != nil {
+			return r, err
 		}
-		return a.printJSON(map[string]any{"entries": entries})
+		r.Session = s
 	}
-	if len(entries) == 0 {
-		fmt.Fprintln(a.Stdout, "nothing stored yet")
-		return nil
+	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: r.Session})
+	r.Entries = orEmpty(es)
+	return r, err
+}
+
+func (r listResult) print(a *app) {
+	if len(r.Entries) == 0 {
+		fmt.Fprintln(a.Stdout, "no tool output is stored yet: the hooks store the large ones as they happen")
+		return
 	}
-	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tWHEN\tTOOL\tCHARS\tVIEW\tGOT\tCALL\tSUMMARY")
-	for _, e := range entries {
+	tw := a.table("ID\tWHEN\tTOOL\tCHARS\tVIEW\tGOT\tCALL\tSUMMARY")
+	for _, e := range r.Entries {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", e.ID, e.CreatedAt.Local().Format("01-02 15:04"),
-			e.Tool, e.Chars, e.ViewChars, e.AccessCount, text.Cut(text.FirstLine(e.Input), 60), text.Cut(e.Summary, 70))
+			e.Tool, e.Chars, e.ViewChars, e.AccessCount, cell(e.Input, 60), cell(e.Summary, 70))
 	}
 	tw.Flush()
-	fmt.Fprintln(a.Stdout, "\nprint one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures, --tail N)")
-	return nil
+	if r.Session != "" {
+		a.tip("session %s; `--all` lists every session's. Print one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures, --tail N)", text.Abbrev(r.Session))
+	} else {
+		a.tip("print one with `ctxkeep show ID` (or --lines A:B, --grep RE, --failures, --tail N)")
+	}
 }
 
 // pickSession resolves a session id or prefix among those with entries;
@@ -69,5 +107,9 @@ func (a *app) pickSession(ctx context.Context, st *store.Store, id string) (stri
 		}
 		return ids[0], nil
 	}
-	return matchSession(ids, id)
+	s, err := matchSession(ids, id, "with stored outputs")
+	if err != nil {
+		return "", hint(err, "`ctxkeep list --all` lists every session's stored outputs")
+	}
+	return s, nil
 }

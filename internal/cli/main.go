@@ -1,18 +1,20 @@
-// Package cli is ctxkeep's composition root: it parses the command line,
-// resolves folders and config, opens the stores a command needs, and turns
-// errors into messages and exit codes. Commands are an options struct and a
-// run function each; rendering is either for people or, with --json, a
-// stable document for programs (docs/CLI_JSON_OUTPUT.md).
+// Package cli is ctxkeep's command line: it parses the arguments, gets
+// what a command needs from the composition root (internal/app), and turns
+// results and errors into output and exit codes.
+//
+// Each command is an options struct with its flags and a run method
+// (GitHub CLI's pattern): run validates the options, computes a result,
+// then renders it for people (tables and hints only on a terminal) or,
+// with --json, as a stable document (docs/CLI.md). Errors follow the same
+// split: a message and a hint on stderr, or a JSON error object on stdout.
 package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,7 +26,7 @@ import (
 // Exit codes (docs/CLI.md).
 const (
 	exitOK      = 0
-	exitError   = 1 // the command failed, or doctor found a problem
+	exitError   = 1 // the command failed, or doctor or check found a problem
 	exitUsage   = 2 // bad command line
 	exitAborted = 130
 )
@@ -41,6 +43,10 @@ type Process struct {
 	Getwd      func() (string, error)
 	Executable func() (string, error)
 	Now        func() time.Time
+	// StdoutTTY and StderrTTY say whether stdout and stderr are terminals:
+	// table headers and closing hints are only printed to a terminal,
+	// progress only drawn on one.
+	StdoutTTY, StderrTTY bool
 }
 
 // System is the real process.
@@ -49,108 +55,100 @@ func System(args []string) Process {
 		Args: args, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 		Getenv: os.Getenv, Environ: os.Environ(), Getwd: os.Getwd,
 		Executable: os.Executable, Now: time.Now,
+		StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
 	}
+}
+
+// isTerminal reports whether f is a character device: a terminal (or
+// /dev/null, where what is drawn goes nowhere anyway). golang.org/x/term
+// would ask the terminal itself, at the cost of a dependency.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // Main runs one command and returns the exit code.
 func Main(start time.Time, p Process) int {
 	privateFiles()
 	// The hook path comes first and alone: nothing else is initialised
-	// for the call the agent pays for on every event.
+	// for the call the agent pays for on every event. Only a request for
+	// help is told apart, so that it never runs the hook on empty stdin.
 	if len(p.Args) > 0 && p.Args[0] == "hook" {
-		ignoreSIGPIPE()
-		return hook.Main(start, p.hookEnv(), p.Stdin, p.Stdout)
-	}
-	if len(p.Args) == 3 && p.Args[0] == "capture" { // run by the wrapper, inside the agent's Bash
-		ignoreSIGPIPE()
-		rc, err := strconv.Atoi(p.Args[2])
-		if err != nil {
-			rc = -1
+		if len(p.Args) > 1 && slices.ContainsFunc(p.Args[1:], isHelpFlag) {
+			printCommandHelp(p.Stdout, lookup("hook"))
+			return exitOK
 		}
-		return hook.Capture(p.hookEnv(), p.Args[1], rc, p.Stdout)
+		ignoreSIGPIPE()
+		return hook.MainAgent(start, hookAgent(p.Args[1:]), p.hookEnv(), p.Stdin, p.Stdout)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	err := dispatch(ctx, &app{Process: p}, p.Args)
-	return report(p.Stderr, err)
+	a := &app{Process: p, jsonOut: wantsJSON(p.Args)}
+	defer a.close()
+	return a.report(dispatch(ctx, a, p.Args))
+}
+
+// hookAgent reads the client from the hook's command line: `hook --agent
+// codex` (or --agent=codex), "" for plain `hook` (Claude Code). No flag
+// package: this is the hot path.
+func hookAgent(args []string) string {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--agent="); ok {
+			return v
+		}
+		if a == "--agent" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }
 
 func (p Process) hookEnv() ctxapp.Env {
 	return ctxapp.Env{Getenv: p.Getenv, Environ: p.Environ, Getwd: p.Getwd, Now: p.Now}
 }
 
+// dispatch finds the command and runs it.
 func dispatch(ctx context.Context, a *app, args []string) error {
 	if len(args) == 0 {
-		printHelp(a.Stdout)
-		return nil
+		printHelp(a.Stderr)
+		return silentError{code: exitUsage}
 	}
 	name := args[0]
-	switch name {
-	case "-h", "-help", "--help":
+	switch {
+	case isHelpFlag(name):
 		name = "help"
-	case "-version", "--version":
+	case name == "-version" || name == "--version":
 		name = "version"
 	}
 	cmd := lookup(name)
 	if cmd == nil {
 		return usageErrorf("unknown command %q", args[0]).withHint("run `ctxkeep help` for the list of commands")
 	}
-	defer a.close()
-	return cmd.run(ctx, a, args[1:])
+	args = args[1:]
+	if cmd.name == "config" && len(args) > 0 && args[0] == "set" {
+		cmd, args = lookup("config set"), args[1:]
+	}
+	return cmd.execute(ctx, a, args)
 }
 
-// report prints an error the way every command does and picks the exit code.
-func report(stderr io.Writer, err error) int {
-	if err == nil {
-		return exitOK
+// wantsJSON reports whether the command line asks for --json, so that even
+// an error in parsing it is reported as a JSON object.
+func wantsJSON(args []string) bool {
+	for _, arg := range args {
+		switch arg {
+		case "--":
+			return false
+		case "--json", "-json", "--json=true", "-json=true":
+			return true
+		}
 	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "ctxkeep: interrupted")
-		return exitAborted
-	}
-	var silent silentError
-	if errors.As(err, &silent) {
-		return silent.code
-	}
-	fmt.Fprintf(stderr, "ctxkeep: error: %s\n", strings.TrimSpace(err.Error()))
-	var h *hintedError
-	if !errors.As(err, &h) {
-		return exitError
-	}
-	if h.hint != "" {
-		fmt.Fprintf(stderr, "ctxkeep: hint: %s\n", h.hint)
-	}
-	if h.usage {
-		return exitUsage
-	}
-	return exitError
+	return false
 }
 
-// hintedError carries a hint for the user and whether it is a usage error.
-type hintedError struct {
-	err   error
-	hint  string
-	usage bool
+func isHelpFlag(s string) bool {
+	switch s {
+	case "-h", "-help", "--help":
+		return true
+	}
+	return false
 }
-
-func (e *hintedError) Error() string { return e.err.Error() }
-func (e *hintedError) Unwrap() error { return e.err }
-
-func (e *hintedError) withHint(format string, args ...any) *hintedError {
-	e.hint = fmt.Sprintf(format, args...)
-	return e
-}
-
-func usageErrorf(format string, args ...any) *hintedError {
-	return &hintedError{err: fmt.Errorf(format, args...), usage: true}
-}
-
-func hint(err error, format string, args ...any) error {
-	return (&hintedError{err: err}).withHint(format, args...)
-}
-
-// silentError ends a command with a code after it has already said why
-// (doctor reports its findings itself).
-type silentError struct{ code int }
-
-func (e silentError) Error() string { return fmt.Sprintf("exit status %d", e.code) }

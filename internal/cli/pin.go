@@ -3,79 +3,139 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
-// runPin sets the pin of one stored output: prune takes unpinned outputs
-// first, soft pins only when nothing unpinned is left, hard pins never.
-func runPin(ctx context.Context, a *app, args []string) error {
-	var level, reason string
-	fs := a.flags("pin")
-	fs.StringVar(&level, "level", pin.DefaultLevel.String(), "how strongly to keep it: `none`, soft or hard")
-	fs.StringVar(&reason, "reason", "", "why it is kept, for `ctxkeep pins`")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+var pinCmd = &command{
+	name:    "pin",
+	usage:   "pin ID|last [--level LEVEL] [--reason R]",
+	summary: "keep a stored output: prune takes soft pins last and hard pins never",
+	group:   groupOutputs,
+	long: `Sets a stored output's pin. Prune takes unpinned outputs first, soft pins only when nothing
+unpinned is left and the store is still over its size, hard pins never. ID is an entry id or a
+unique prefix; last is the output stored last (in the session of $CLAUDE_CODE_SESSION_ID when
+run from the agent's Bash, else in any). In a prompt,
+` + "`ccm:pin last|next|start|end [hard] [reason=\"…\"]`" + ` and the slash commands /pin-last, /pin-next,
+/pin-start, /pin-end do the same (docs/TEND.md).`,
+	examples: []string{
+		"ctxkeep pin last",
+		`ctxkeep pin 15c192b60fee --level hard --reason "the failing deploy log"`,
+	},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &pinOptions{}
+		fs.StringVar(&o.level, "level", pin.DefaultLevel.String(), "how strongly to keep it, `LEVEL`: none, soft or hard")
+		fs.StringVar(&o.reason, "reason", "", "why it is kept, `R`, shown by `ctxkeep pins`")
+		return o.run
+	},
+}
+
+var unpinCmd = &command{
+	name:    "unpin",
+	usage:   "unpin ID|last",
+	summary: "remove an output's pin",
+	group:   groupOutputs,
+	long: `Removes the pin of a stored output (the same as ` + "`ctxkeep pin ID --level none`" + `): prune may take
+it again by age and size. ID is an entry id or a unique prefix; last is the output stored last.
+An output that was not pinned is left as it is, and the command says so.`,
+	examples: []string{"ctxkeep unpin 15c192b60fee", "ctxkeep unpin last"},
+	setup: func(*flag.FlagSet) runFunc {
+		return func(ctx context.Context, a *app, pos []string) error {
+			if len(pos) != 1 {
+				return usageErrorf("unpin takes one entry id, or last").withHint("run `ctxkeep pins` to see what is pinned")
+			}
+			return a.setPin(ctx, pos[0], ctxkeep.PinNone, "")
+		}
+	},
+}
+
+type pinOptions struct{ level, reason string }
+
+func (o *pinOptions) run(ctx context.Context, a *app, pos []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("pin takes one entry id, or last").withHint("run `ctxkeep list` to see the ids")
 	}
-	l, err := ctxkeep.ParsePinLevel(level)
+	l, err := ctxkeep.ParsePinLevel(o.level)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	return a.setPin(ctx, pos[0], l, reason)
-}
-
-// runUnpin is pin --level none.
-func runUnpin(ctx context.Context, a *app, args []string) error {
-	fs := a.flags("unpin")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageErrorf("unpin takes one entry id, or last").withHint("run `ctxkeep pins` to see what is pinned")
-	}
-	return a.setPin(ctx, pos[0], ctxkeep.PinNone, "")
+	return a.setPin(ctx, pos[0], l, o.reason)
 }
 
 // setPin pins id, or with "last" the output stored last (in the agent's
-// session when run from inside one, else in any).
+// session when run from inside one, else in any), and says what changed.
 func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason string) error {
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	if id == "last" {
-		es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: a.Getenv("CLAUDE_CODE_SESSION_ID"), Latest: true, Limit: 1})
-		if err == nil && len(es) == 0 {
-			err = ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such entry: nothing stored yet")
-		}
-		if err != nil {
-			return hint(err, "nothing is stored yet, so nothing can be pinned")
-		}
-		id = es[0].ID
-	}
-	e, err := st.SetPin(ctx, id, l, reason)
-	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
-		return hint(err, "run `ctxkeep list --all` to see the stored outputs")
-	}
+	before, err := a.pinTarget(ctx, st, id)
 	if err != nil {
 		return err
 	}
-	if l == ctxkeep.PinNone {
-		fmt.Fprintf(a.Stdout, "unpinned %s (%s %s)\n", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 60))
+	what := fmt.Sprintf("%s (%s %s)", before.ID, before.Tool, cell(before.Input, 60))
+	if before.PinLevel == l && (reason == "" || reason == before.PinReason) {
+		if l == ctxkeep.PinNone {
+			fmt.Fprintf(a.Stdout, "%s was not pinned; nothing changed\n", what)
+		} else {
+			fmt.Fprintf(a.Stdout, "%s was already pinned %s; nothing changed\n", what, l)
+		}
 		return nil
 	}
-	fmt.Fprintf(a.Stdout, "pinned %s (%s %s): %s\n", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 60), l)
+	if _, err := st.SetPin(ctx, before.ID, l, reason); err != nil {
+		return err
+	}
+	switch {
+	case l == ctxkeep.PinNone:
+		fmt.Fprintf(a.Stdout, "unpinned %s (it was pinned %s)\n", what, before.PinLevel)
+	case before.PinLevel == ctxkeep.PinNone:
+		fmt.Fprintf(a.Stdout, "pinned %s: %s\n", what, l)
+	default:
+		fmt.Fprintf(a.Stdout, "pinned %s: %s (it was %s)\n", what, l, before.PinLevel)
+	}
 	return nil
 }
+
+// pinTarget resolves an entry id, a unique prefix, or "last".
+func (a *app) pinTarget(ctx context.Context, st *store.Store, id string) (ctxkeep.Entry, error) {
+	if id == "last" {
+		es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: a.Getenv("CLAUDE_CODE_SESSION_ID"), Latest: true, Limit: 1})
+		if err == nil && len(es) == 0 {
+			err = hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no stored output yet"), "the hooks store large tool outputs as they happen; `ctxkeep list` shows them")
+		}
+		if err != nil {
+			return ctxkeep.Entry{}, err
+		}
+		return es[0], nil
+	}
+	e, err := st.Entry(ctx, id)
+	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
+		return e, hint(err, "run `ctxkeep list --all` to see the stored outputs")
+	}
+	return e, err
+}
+
+var pinsCmd = &command{
+	name:    "pins",
+	usage:   "pins [--json]",
+	summary: "list the pinned outputs and the pins waiting for outputs",
+	group:   groupOutputs,
+	long: `Lists the pinned outputs, newest first (id, level, when, tool, size, session, the call, the
+reason), and the pins waiting for outputs: ` + "`ccm:pin next`" + ` and an open ` + "`ccm:pin start`" + ` in a session.`,
+	examples: []string{"ctxkeep pins", "ctxkeep pins --json"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &pinsOptions{}
+		fs.BoolVar(&o.json, "json", false, "print the pins as JSON")
+		return o.run
+	},
+}
+
+type pinsOptions struct{ json bool }
 
 // pinsReport is `ctxkeep pins --json`.
 type pinsReport struct {
@@ -83,12 +143,8 @@ type pinsReport struct {
 	Pending []pin.Waiting   `json:"pending"`
 }
 
-// runPins lists the pinned outputs and the pins waiting for outputs.
-func runPins(ctx context.Context, a *app, args []string) error {
-	var asJSON bool
-	fs := a.flags("pins")
-	fs.BoolVar(&asJSON, "json", false, "print the pins as JSON")
-	if err := noArgs(fs, args); err != nil {
+func (o *pinsOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("pins", pos); err != nil {
 		return err
 	}
 	st, err := a.openStore(ctx)
@@ -99,30 +155,34 @@ func runPins(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	r := pinsReport{Pins: []ctxkeep.Entry{}, Pending: []pin.Waiting{}}
-	if es, err := st.Entries(ctx, ctxkeep.EntryFilter{Pinned: true, Latest: true}); err != nil {
+	var r pinsReport
+	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Pinned: true, Latest: true})
+	if err != nil {
 		return err
-	} else if es != nil {
-		r.Pins = es
 	}
-	if w, err := pin.DirIn(d.State).List(); err != nil {
+	w, err := pin.DirIn(d.State).List()
+	if err != nil {
 		return err
-	} else if w != nil {
-		r.Pending = w
 	}
-	if asJSON {
+	r.Pins, r.Pending = orEmpty(es), orEmpty(w)
+	if o.json {
 		return a.printJSON(r)
 	}
+	r.print(a)
+	return nil
+}
+
+func (r pinsReport) print(a *app) {
 	if len(r.Pins) == 0 && len(r.Pending) == 0 {
-		fmt.Fprintln(a.Stdout, "nothing is pinned; pin an output with `ctxkeep pin ID`, or type `ccm:pin last` in a prompt")
-		return nil
+		fmt.Fprintln(a.Stdout, "nothing is pinned")
+		a.tip("pin an output with `ctxkeep pin ID`, or type `ccm:pin last` in a prompt")
+		return
 	}
 	if len(r.Pins) > 0 {
-		tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tLEVEL\tWHEN\tTOOL\tCHARS\tSESSION\tCALL\tREASON")
+		tw := a.table("ID\tLEVEL\tWHEN\tTOOL\tCHARS\tSESSION\tCALL\tREASON")
 		for _, e := range r.Pins {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.PinLevel, e.CreatedAt.Local().Format("01-02 15:04"),
-				e.Tool, e.Chars, text.Abbrev(e.SessionID), text.Cut(text.FirstLine(e.Input), 40), orDash(e.PinReason))
+				e.Tool, e.Chars, text.Abbrev(e.SessionID), cell(e.Input, 40), orDash(cell(e.PinReason, 60)))
 		}
 		tw.Flush()
 	}
@@ -131,22 +191,11 @@ func runPins(ctx context.Context, a *app, args []string) error {
 		if w.Kind == pin.KindRange {
 			what = "every output it stores until `ccm:pin end`"
 		}
+		reason := ""
+		if w.Reason != "" {
+			reason = ": " + cell(w.Reason, 60)
+		}
 		fmt.Fprintf(a.Stdout, "waiting: session %s pins %s (%s, since %s)%s\n", w.SessionID, what, w.Level,
-			w.Since.Local().Format("01-02 15:04"), reasonSuffix(w.Reason))
+			w.Since.Local().Format("01-02 15:04"), reason)
 	}
-	return nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func reasonSuffix(reason string) string {
-	if reason == "" {
-		return ""
-	}
-	return ": " + reason
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -12,37 +14,87 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/archive"
 )
 
-// runRecall prints archived turns exactly: a chunk by its key, or a range
-// of a session's turns, with the outputs ctxkeep kept out of the context
-// put back in place.
-func runRecall(ctx context.Context, a *app, args []string) error {
-	if teamRequested(args) {
-		return runTeamRecall(ctx, a, args)
-	}
-	var asJSON bool
-	fs := a.flags("recall")
-	fs.BoolVar(&asJSON, "json", false, "print the chunks as JSON (body with references, not expanded)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+var recallCmd = &command{
+	name:    "recall",
+	usage:   "recall KEY | SESSION:TURN[-TURN] [--lines A:B | --grep RE [-C N] | --head N [--tail N]] [--json]",
+	summary: "print archived turns exactly, stored outputs put back in place",
+	group:   groupArchive,
+	long: `Prints archived turns exactly as archived — the user's words, each tool call with its input and
+result, the assistant's text — with the outputs ctxkeep kept out of the context put back in
+place (hash-verified). KEY is a chunk key as the restore block and ` + "`ctxkeep search`" + ` show it
+([k…]); SESSION:TURN and SESSION:FROM-TO take a session id or a unique prefix of one.
+
+A turn can be long (a whole build log put back): --lines, --grep (with -C), --head and --tail
+narrow what is printed, as for ` + "`ctxkeep show`" + `; line numbers count the lines recall prints.
+--json prints the chunks with their references unexpanded ([[ctxkeep:ID]]).`,
+	examples: []string{
+		"ctxkeep recall k77043b020b9",
+		"ctxkeep recall 258c:3-5 --grep 'FAIL' -C 2",
+		"ctxkeep recall k77043b020b9 --head 80",
+	},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &recallOptions{}
+		o.narrow.register(fs)
+		fs.BoolVar(&o.json, "json", false, "print the chunks as JSON (bodies with references, not expanded)")
+		fs.BoolVar(&o.team, "team", false, "recall from the team archive on PostgreSQL (docs/TEAM.md)")
+		return o.run
+	},
+}
+
+type recallOptions struct {
+	narrow narrowOptions
+	json   bool
+	team   bool
+}
+
+// recallReport is `ctxkeep recall --json`.
+type recallReport struct {
+	Chunks []ctxkeep.Chunk `json:"chunks"`
+}
+
+func (o *recallOptions) validate(pos []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("recall takes one KEY or SESSION:TURN[-TURN]").withHint("the keys are the [k…] marks in what ctxkeep restored, or in `ctxkeep search`")
 	}
-	st, err := a.openStore(ctx)
+	if o.json && o.narrow.set() {
+		return usageErrorf("--json prints whole chunks: choose it or %s", strings.Join(o.narrow.ways(), ", "))
+	}
+	return o.narrow.validate()
+}
+
+func (o *recallOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := o.validate(pos); err != nil {
+		return err
+	}
+	st, done, err := o.archive(ctx, a) // the local store, or the team archive (teamsearch.go)
 	if err != nil {
 		return err
 	}
-	chunks, err := a.chunksFor(ctx, st, pos[0])
+	defer done()
+	chunks, err := chunksFor(ctx, st, pos[0])
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return a.printJSON(map[string]any{"chunks": chunks})
+	o.teamOwners(ctx, a, st, chunks)
+	if o.json {
+		return a.printJSON(recallReport{Chunks: chunks})
 	}
+	if !o.narrow.set() {
+		return writeChunks(ctx, a.Stdout, st, chunks)
+	}
+	var b bytes.Buffer
+	if err := writeChunks(ctx, &b, st, chunks); err != nil {
+		return err
+	}
+	return o.narrow.print(a.Stdout, b.Bytes())
+}
+
+// writeChunks writes each chunk under a heading, its stored outputs put
+// back in place.
+func writeChunks(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, chunks []ctxkeep.Chunk) error {
 	for _, c := range chunks {
-		fmt.Fprintf(a.Stdout, "── %s %d of session %s · %s · %s ──\n", c.Kind, c.Turn, c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
-		if err := expand(ctx, a.Stdout, st, c.Body); err != nil {
+		fmt.Fprintf(w, "── %s %d of session %s · %s · %s ──\n", c.Kind, c.Turn, c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
+		if err := expand(ctx, w, st, c.Body); err != nil {
 			return err
 		}
 	}
@@ -50,7 +102,7 @@ func runRecall(ctx context.Context, a *app, args []string) error {
 }
 
 // chunksFor resolves KEY, SESSION:TURN or SESSION:FROM-TO.
-func (a *app) chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxkeep.Chunk, error) {
+func chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxkeep.Chunk, error) {
 	session, turns, ok := strings.Cut(ref, ":")
 	if !ok {
 		c, err := db.Chunk(ctx, ref)
@@ -67,12 +119,17 @@ func (a *app) chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string
 	if err != nil {
 		return nil, err
 	}
-	if session, err = matchSession(ids, session); err != nil {
+	if session, err = matchSession(ids, session, "in the archive"); err != nil {
 		return nil, err
 	}
 	chunks, err := db.TurnRange(ctx, session, from, to)
 	if err == nil && len(chunks) == 0 {
-		err = fmt.Errorf("session %s has no archived turn in %d–%d", session, from, to)
+		turns := fmt.Sprintf("turn %d", from)
+		if to > from {
+			turns = fmt.Sprintf("turns %d–%d", from, to)
+		}
+		return nil, hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "session %s has no archived %s", session, turns),
+			"`ctxkeep search --session %s WORDS` lists its turns", session[:min(8, len(session))])
 	}
 	return chunks, err
 }

@@ -3,43 +3,77 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"text/tabwriter"
-	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/replay"
 	"github.com/ctxkeep/ctxkeep/internal/sample"
 )
 
-// runReplay runs recorded sessions through the swap policy and reports what
+var replayCmd = &command{
+	name:    "replay",
+	usage:   "replay [SESSION ... | --sample] [--views] [--json]",
+	summary: "measure what ctxkeep would have kept out of a recorded session",
+	group:   groupContext,
+	long: `Runs recorded Claude Code transcripts through the swap policy with the effective configuration,
+storing nothing, and reports per tool: tool results, how many would have been swapped out (or
+run through the wrapper), characters and estimated tokens (characters / 4) that entered the
+context, and those that would have with ctxkeep; failure lines kept. Only main-thread results
+count; failed Bash results count as swappable only when the wrapper would have run the command.
+
+SESSION is a transcript path, a session id or a unique prefix of one. Without one it replays the
+session the command runs in, else this project's latest, else the latest of any project (a
+terminal is told which); when there is none, or with --sample, the built-in sample session (a
+real public session, MIT License, see internal/sample), whose figures are the same on every
+machine. --views prints every view the model would have seen.`,
+	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &replayOptions{}
+		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
+		fs.BoolVar(&o.views, "views", false, "also print every view the model would have seen")
+		fs.BoolVar(&o.sample, "sample", false, "replay the built-in sample session: "+sample.Source)
+		return o.run
+	},
+}
+
+type replayOptions struct{ json, views, sample bool }
+
+// sampleAs is where the built-in sample is replayed as being: a fixed
+// path, so that its views, and the figures in the README, are the same on
+// every machine (they name where a readable copy would be).
+const sampleAs = "/home/you/.claude/projects/-home-you-spotter/" + sample.Name
+
+// run replays recorded sessions through the swap policy and reports what
 // would have entered the context with ctxkeep: nothing is stored.
-func runReplay(_ context.Context, a *app, args []string) error {
-	var asJSON, views, useSample bool
-	fs := a.flags("replay")
-	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	fs.BoolVar(&views, "views", false, "also print every view the model would have seen")
-	fs.BoolVar(&useSample, "sample", false, "replay the built-in sample session ("+sample.Source+")")
-	paths, err := parse(fs, args)
-	if err != nil {
-		return err
+func (o *replayOptions) run(_ context.Context, a *app, args []string) error {
+	var paths []string
+	for _, arg := range args {
+		path, err := a.findTranscript(arg)
+		if err != nil {
+			return err
+		}
+		paths = append(paths, path)
 	}
-	if len(paths) == 0 && !useSample {
+	names := slices.Clone(paths)
+	if len(paths) == 0 && !o.sample {
 		latest, err := a.latestTranscript()
 		switch {
 		case errors.Is(err, errNoSession):
-			useSample = true
-			fmt.Fprintf(a.Stderr, "ctxkeep: no Claude Code session here yet; replaying the built-in sample, %s\n", sample.Source)
+			o.sample = true
+			if !a.jsonOut {
+				fmt.Fprintf(a.Stderr, "ctxkeep: no Claude Code session here yet; replaying the built-in sample, %s\n", sample.Source)
+			}
 		case err != nil:
 			return err
 		default:
-			paths = []string{latest}
+			paths, names = []string{latest}, []string{latest}
 		}
 	}
-	if useSample {
+	if o.sample {
 		tmp, err := os.MkdirTemp("", "ctxkeep-sample-")
 		if err != nil {
 			return err
@@ -49,23 +83,24 @@ func runReplay(_ context.Context, a *app, args []string) error {
 		if err != nil {
 			return err
 		}
-		paths = append(paths, path)
+		paths, names = append(paths, path), append(names, sampleAs)
 	}
 	cfg, _, err := a.config()
 	if err != nil {
 		return err
 	}
-	r, err := replay.Files(paths, cfg)
+	r, err := replay.FilesAs(paths, names, cfg)
 	if err != nil {
 		return err
 	}
-	if useSample {
+	if o.sample {
 		r.Transcripts[len(r.Transcripts)-1] = "built-in sample " + sample.Name + ", " + sample.Source
 	}
-	if asJSON {
+	r.ByTool = orEmpty(r.ByTool)
+	if o.json {
 		return a.printJSON(r)
 	}
-	if views {
+	if o.views {
 		for _, v := range r.Views {
 			fmt.Fprintf(a.Stdout, "── %s %s (%s) ──\n%s\n", v.Tool, v.ToolUseID, filepath.Base(v.Transcript), v.View)
 		}
@@ -82,9 +117,9 @@ func printReplay(a *app, r replay.Report) {
 	}
 	fmt.Fprint(w, "\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "TOOL\tRESULTS\tSWAPPED\tCHARS BEFORE\t~TOKENS\tCHARS AFTER\t~TOKENS\tREMAINS\t")
+	fmt.Fprintln(tw, "TOOL\tRESULTS\tSWAPPED\tCONDENSED\tCHARS BEFORE\t~TOKENS\tCHARS AFTER\t~TOKENS\tREMAINS\t")
 	for _, t := range append(r.ByTool, r.Total) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f%%\t\n", t.Tool, t.Calls, t.Swapped+t.Wrapped,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f%%\t\n", t.Tool, t.Calls, t.Swapped, t.Condensed,
 			t.CharsBefore, t.TokensBefore(), t.CharsAfter, t.TokensAfter(), 100*t.Ratio())
 	}
 	tw.Flush()
@@ -92,48 +127,21 @@ func printReplay(a *app, r replay.Report) {
 		100*r.Total.Ratio(), r.Total.TokensBefore()-r.Total.TokensAfter())
 	if r.Total.SwappedChars > 0 {
 		fmt.Fprintf(w, "The %d outputs swapped out: %d characters, replaced by %d characters of views (%.1f%%).\n",
-			r.Total.Swapped+r.Total.Wrapped, r.Total.SwappedChars, r.Total.ViewChars, 100*float64(r.Total.ViewChars)/float64(r.Total.SwappedChars))
+			r.Total.Swapped, r.Total.SwappedChars, r.Total.ViewChars, 100*float64(r.Total.ViewChars)/float64(r.Total.SwappedChars))
+	}
+	if r.Total.CondensedChars > 0 {
+		fmt.Fprintf(w, "The %d outputs condensed: %d characters, down to %d (%.1f%%), every failure with its causes kept.\n",
+			r.Total.Condensed, r.Total.CondensedChars, r.Total.CondensedTo, 100*float64(r.Total.CondensedTo)/float64(r.Total.CondensedChars))
+	}
+	if r.Total.Pointers > 0 {
+		fmt.Fprintf(w, "%d unchanged re-read(s) would have been answered by a pointer to the earlier Read.\n", r.Total.Pointers)
 	}
 	if r.Total.Wrapped > 0 {
 		fmt.Fprintf(w, "%d failed command(s) would have run through the wrapper and been kept whole.\n", r.Total.Wrapped)
 	}
-	fmt.Fprintf(w, "Failure lines in the outputs swapped out: %d; listed in their views: %d (the rest counted, all of them at `ctxkeep show ID --failures`).\n",
+	fmt.Fprintf(w, "Failure lines in the outputs swapped out or condensed: %d; shown: %d (the rest counted, all of them at `ctxkeep show ID --failures`).\n",
 		r.Total.FailureLines, r.Total.FailureShown)
 	if r.BadLines > 0 {
 		fmt.Fprintf(w, "%d transcript line(s) could not be read and were skipped.\n", r.BadLines)
 	}
-}
-
-// latestTranscript is the most recently written main session transcript
-// under the client's projects folder.
-func (a *app) latestTranscript() (string, error) {
-	root := a.projectsDir()
-	var best string
-	var bestTime time.Time
-	projects, err := os.ReadDir(root)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", err
-	}
-	for _, p := range projects {
-		files, _ := filepath.Glob(filepath.Join(root, p.Name(), "*.jsonl"))
-		for _, f := range files {
-			if st, err := os.Stat(f); err == nil && st.ModTime().After(bestTime) && !strings.Contains(filepath.Base(f), "agent-") {
-				best, bestTime = f, st.ModTime()
-			}
-		}
-	}
-	if best == "" {
-		return "", fmt.Errorf("%w under %s", errNoSession, root)
-	}
-	return best, nil
-}
-
-var errNoSession = errors.New("no Claude Code session found")
-
-// projectsDir is the client's folder of session transcripts.
-func (a *app) projectsDir() string {
-	if dir := a.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		return filepath.Join(dir, "projects")
-	}
-	return filepath.Join(a.Getenv("HOME"), ".claude", "projects")
 }

@@ -3,19 +3,63 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
+	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
+
+var searchCmd = &command{
+	name:    "search",
+	usage:   "search WORDS... [--session ID | --project | --all] [--limit N] [--json]",
+	summary: "search everything said and run in archived sessions, exact outputs included",
+	group:   groupArchive,
+	long: `Searches the archive (docs/KEEP.md): every turn of the archived sessions, the exact outputs
+ctxkeep kept out of the context included, and the client's compaction summaries. Results are
+ranked by the words, recency and the files in play. Common words (the, of, what…) are left out;
+a query of only common words is an error that says so.
+
+Default scope: the sessions of this project (the client's project root, else the git root of the
+working directory, else the working directory). --session takes a session id or a unique prefix
+of one; --all searches every project.
+
+Each result: the chunk key (for ` + "`ctxkeep recall`" + `), session, turn, time, score, the client
+the session ran in (Claude Code or Codex: one archive holds both), the turn's one-line summary and
+a snippet around the first match.`,
+	examples: []string{
+		`ctxkeep search "rate limiter test"`,
+		"ctxkeep search traceparent --all --limit 5",
+		"ctxkeep search migration --session 258c --json",
+	},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &searchOptions{}
+		fs.StringVar(&o.session, "session", "", "search one session: `ID`, a session id or a unique prefix")
+		fs.BoolVar(&o.project, "project", false, "search this project's sessions (the default)")
+		fs.BoolVar(&o.all, "all", false, "search every archived session")
+		fs.IntVar(&o.limit, "limit", 10, "show at most `N` results")
+		fs.BoolVar(&o.json, "json", false, "print the results as JSON")
+		fs.BoolVar(&o.team, "team", false, "search the team archive on PostgreSQL instead, the projects your role may read (docs/TEAM.md)")
+		return o.run
+	},
+}
+
+type searchOptions struct {
+	session                  string
+	project, all, json, team bool
+	limit                    int
+}
 
 type searchResult struct {
 	Key       string  `json:"key"`
 	SessionID string  `json:"session_id"`
 	Project   string  `json:"project"`
 	Kind      string  `json:"kind"`
+	Agent     string  `json:"agent"` // the session's client: claude-code, codex
 	Turn      int     `json:"turn"`
 	When      string  `json:"when"`
 	Score     float64 `json:"score"`
@@ -24,78 +68,123 @@ type searchResult struct {
 	Snippet   string  `json:"snippet"`
 }
 
-// runSearch searches the archive: every turn of every archived session,
-// with the exact outputs ctxkeep kept out of the context.
-func runSearch(ctx context.Context, a *app, args []string) error {
-	if teamRequested(args) {
-		return runTeamSearch(ctx, a, args)
-	}
-	var session string
-	var project, everywhere, asJSON bool
-	var limit int
-	fs := a.flags("search")
-	fs.StringVar(&session, "session", "", "search one session (an id or a unique prefix)")
-	fs.BoolVar(&project, "project", false, "search this project's sessions (the default)")
-	fs.BoolVar(&everywhere, "all", false, "search every archived session")
-	fs.IntVar(&limit, "limit", 10, "show at most `N` results")
-	fs.BoolVar(&asJSON, "json", false, "print the results as JSON")
-	words, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+// searchReport is `ctxkeep search --json`.
+type searchReport struct {
+	Query   string         `json:"query"`
+	Scope   string         `json:"scope"` // "project", "session" or "all"
+	Session string         `json:"session_id,omitempty"`
+	Project string         `json:"project,omitempty"`
+	Results []searchResult `json:"results"`
+	empty   bool           // nothing is archived at all
+}
+
+func (o *searchOptions) validate(words []string) error {
 	if len(words) == 0 {
 		return usageErrorf("search needs words to search for").withHint(`ctxkeep search "rate limiter test"`)
 	}
-	if session != "" && everywhere {
-		return usageErrorf("choose one of --session and --all")
+	n := 0
+	for _, set := range []bool{o.session != "", o.project, o.all} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return usageErrorf("choose one of --session, --project and --all")
+	}
+	if o.limit < 1 {
+		return usageErrorf("bad --limit %d: want 1 or more", o.limit)
+	}
+	return nil
+}
+
+func (o *searchOptions) run(ctx context.Context, a *app, words []string) error {
+	if err := o.validate(words); err != nil {
+		return err
+	}
+	if o.team {
+		return o.runTeam(ctx, a, words) // teamsearch.go
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	q := search.Query{Text: strings.Join(words, " "), Limit: limit}
-	switch {
-	case session != "":
-		q.Session = session
-	case !everywhere:
-		q.Project = a.projectDir()
-	}
-	ranked, err := search.Search(ctx, st, q, search.Signals{Now: a.Now()})
-	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
-		return usageErrorf("%v", err).withHint("common words (the, of, what…) are left out; add a distinctive one")
-	}
+	r, err := o.result(ctx, a, st, strings.Join(words, " "))
 	if err != nil {
 		return err
 	}
-	results := make([]searchResult, len(ranked))
-	for i, r := range ranked {
-		results[i] = searchResult{Key: r.Key, SessionID: r.SessionID, Project: r.Project, Kind: r.Kind, Turn: r.Turn,
-			When: r.End.Local().Format("2006-01-02 15:04"), Score: r.Score, Lexical: r.Lexical, Summary: r.Summary,
-			Snippet: snippet(ctx, st, r.Chunk, q.Text)}
+	if o.json {
+		return a.printJSON(r)
 	}
-	if asJSON {
-		return a.printJSON(map[string]any{"query": q.Text, "results": results})
-	}
-	if len(results) == 0 {
-		fmt.Fprintf(a.Stdout, "no match for %q", q.Text)
-		if q.Project != "" {
-			fmt.Fprint(a.Stdout, " in this project's sessions; `--all` searches every session")
-		}
-		fmt.Fprintln(a.Stdout)
-		return nil
-	}
-	for _, r := range results {
-		fmt.Fprintf(a.Stdout, "%s  session %s · %s %d · %s · score %.2f\n  %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, r.Turn, r.When, r.Score, r.Summary)
-		if r.Snippet != "" {
-			fmt.Fprintf(a.Stdout, "  …%s…\n", r.Snippet)
-		}
-	}
-	fmt.Fprintln(a.Stdout, "\nprint a turn exactly with `ctxkeep recall KEY`")
+	r.print(a)
 	return nil
 }
 
+func (o *searchOptions) result(ctx context.Context, a *app, st *store.Store, query string) (searchReport, error) {
+	r := searchReport{Query: query, Scope: "project", Results: []searchResult{}}
+	q := search.Query{Text: query, Limit: o.limit}
+	switch {
+	case o.session != "":
+		ids, err := st.ChunkSessions(ctx)
+		if err != nil {
+			return r, err
+		}
+		if q.Session, err = matchSession(ids, o.session, "in the archive"); err != nil {
+			return r, hint(err, "`ctxkeep archive TRANSCRIPT` adds a session the hooks did not see")
+		}
+		r.Scope, r.Session = "session", q.Session
+	case o.all:
+		r.Scope = "all"
+	default:
+		q.Project, r.Project = a.projectDir(), a.projectDir()
+	}
+	ranked, err := search.Search(ctx, st, q, search.Signals{Now: a.Now()})
+	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
+		return r, (&hintedError{err: err, usage: true}).withHint("common words (the, of, what…) are left out; add a distinctive one")
+	}
+	if err != nil {
+		return r, err
+	}
+	if len(ranked) == 0 {
+		ids, err := st.ChunkSessions(ctx)
+		r.empty = err == nil && len(ids) == 0
+	}
+	for _, h := range ranked {
+		r.Results = append(r.Results, searchResult{Key: h.Key, SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn,
+			When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
+			Snippet: snippet(ctx, st, h.Chunk, q.Text)})
+	}
+	return r, nil
+}
+
+func (r searchReport) print(a *app) {
+	if r.empty {
+		fmt.Fprintf(a.Stdout, "no match for %q: nothing is archived yet\n", r.Query)
+		a.tip("the hooks archive sessions as they run; `ctxkeep archive --all` adds the ones from before")
+		return
+	}
+	if len(r.Results) == 0 {
+		fmt.Fprintf(a.Stdout, "no match for %q", r.Query)
+		switch r.Scope {
+		case "project":
+			fmt.Fprint(a.Stdout, " in this project's sessions; `--all` searches every session")
+		case "session":
+			fmt.Fprintf(a.Stdout, " in session %s", text.Abbrev(r.Session))
+		}
+		fmt.Fprintln(a.Stdout)
+		return
+	}
+	for _, h := range r.Results {
+		fmt.Fprintf(a.Stdout, "%s  session %s · %s %d · %s · score %.2f · %s\n  %s\n", h.Key, h.SessionID[:min(8, len(h.SessionID))],
+			h.Kind, h.Turn, h.When, h.Score, agentName(h.Agent), text.FirstLine(h.Summary))
+		if h.Snippet != "" {
+			fmt.Fprintf(a.Stdout, "  …%s…\n", h.Snippet)
+		}
+	}
+	a.tip("print a turn exactly with `ctxkeep recall KEY`")
+}
+
 // snippet is a line of context around the first query word found in the
-// chunk, or in the outputs it refers to.
+// chunk, or in the outputs it refers to, made printable.
 func snippet(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk, query string) string {
 	texts := []string{c.Body}
 	for _, id := range c.Meta.Entries {
@@ -110,14 +199,12 @@ func snippet(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk, query
 		if err != nil || len(w) < 3 {
 			continue
 		}
-		for _, text := range texts {
-			if loc := re.FindStringIndex(text); loc != nil {
-				from, to := max(0, loc[0]-80), min(len(text), loc[1]+80)
-				return strings.Join(strings.Fields(validUTF8(text[from:to])), " ")
+		for _, t := range texts {
+			if loc := re.FindStringIndex(t); loc != nil {
+				from, to := max(0, loc[0]-80), min(len(t), loc[1]+80)
+				return strings.Join(strings.Fields(printable(strings.ToValidUTF8(t[from:to], ""))), " ")
 			}
 		}
 	}
 	return ""
 }
-
-func validUTF8(s string) string { return strings.ToValidUTF8(s, "") }

@@ -3,45 +3,73 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
+	"flag"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
+var showCmd = &command{
+	name:    "show",
+	usage:   "show ID [--lines A:B | --grep RE [-C N] | --head N [--tail N] | --failures | --info]",
+	summary: "print a stored tool output, or part of it, exactly",
+	group:   groupOutputs,
+	long: `Prints the output ctxkeep stored in place of a tool's result, byte for byte, after checking it
+against its SHA-256: a damaged copy is an error, never printed. ID is the entry id the view
+named (` + "`ctxkeep list`" + ` shows them), or a unique prefix of one.
+
+One way of narrowing at a time: --lines, --grep (with -C), --head and --tail (together: the
+first N lines, then the last M of those), --failures. Every count must be positive, so that a
+typo never prints a whole 200 kB output.
+
+A print counts as a retrieval (the re-fetch rate of ` + "`ctxkeep stats`" + `, and a retrieved output is
+kept longer) only when the agent runs it: Claude Code's Bash tool sets AI_AGENT=…_agent.`,
+	examples: []string{
+		"ctxkeep show 15c192b60fee --failures",
+		"ctxkeep show 15c1 --grep 'FAIL|panic' -C 3",
+		"ctxkeep show 15c192b60fee --lines 120:180",
+		"ctxkeep show 15c192b60fee --tail 40",
+	},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &showOptions{}
+		o.narrow.register(fs)
+		fs.BoolVar(&o.failures, "failures", false, "print every failure with the lines that give its cause, numbered (N:line; -C N adds context)")
+		fs.BoolVar(&o.info, "info", false, "print what is known of the entry, as JSON, instead of its content")
+		return o.run
+	},
+}
+
 type showOptions struct {
-	lines    string
-	grep     string
-	context  int
-	head     int
-	tail     int
+	narrow   narrowOptions
 	failures bool
 	info     bool
 }
 
-// runShow prints a stored output, or a part of it, exactly as the tool
-// produced it. Every call counts as a retrieval (retention keeps retrieved
-// outputs longer; stats report the re-fetch rate).
-func runShow(ctx context.Context, a *app, args []string) error {
-	var o showOptions
-	fs := a.flags("show")
-	fs.StringVar(&o.lines, "lines", "", "print lines `A:B` (1-based, inclusive; A: or :B for open ends)")
-	fs.StringVar(&o.grep, "grep", "", "print the lines matching the regular expression `RE`, numbered")
-	fs.IntVar(&o.context, "C", 0, "with --grep, print `N` lines of context around each match")
-	fs.IntVar(&o.head, "head", 0, "print the first `N` lines")
-	fs.IntVar(&o.tail, "tail", 0, "print the last `N` lines")
-	fs.BoolVar(&o.failures, "failures", false, "print every line that signals a failure, numbered")
-	fs.BoolVar(&o.info, "info", false, "print what is known of the entry instead of its content")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+func (o *showOptions) validate(pos []string) error {
 	if len(pos) != 1 {
-		return usageErrorf("show takes one entry id").withHint("run `ctxkeep list` to see the ids")
+		return usageErrorf("show takes one entry id, got %d arguments", len(pos)).withHint("run `ctxkeep list` to see the ids")
+	}
+	ways := o.narrow.ways()
+	if o.failures {
+		ways = append(ways, "--failures")
+	}
+	if o.info {
+		ways = append(ways, "--info")
+	}
+	if len(ways) > 1 {
+		return usageErrorf("choose one of %s", strings.Join(ways, ", "))
+	}
+	if o.failures && o.narrow.context.set {
+		return o.narrow.validateCounts() // -C N: context around each failure's lines
+	}
+	return o.narrow.validate()
+}
+
+func (o *showOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := o.validate(pos); err != nil {
+		return err
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
@@ -59,113 +87,44 @@ func runShow(ctx context.Context, a *app, args []string) error {
 	}
 	data, err := st.Open(ctx, e.Hash)
 	if errors.Is(err, ctxkeep.ErrCorrupt) {
-		return hint(err, "the stored copy of %s is damaged and will not be shown; run `ctxkeep doctor`", e.ID)
+		return hint(err, "the stored copy of %s is damaged and will not be shown; `ctxkeep check --repair` writes it again from a readable copy if one is left", e.ID)
 	}
 	if err != nil {
 		return err
 	}
-	if err := o.print(a.Stdout, data); err != nil {
+	if o.failures {
+		err = printFailures(a.Stdout, data, o.narrow.context.n)
+	} else {
+		err = o.narrow.print(a.Stdout, data)
+	}
+	if err != nil || !a.byAgent() {
 		return err
 	}
-	return st.Touch(ctx, e.ID, a.Now()) // only what was printed counts as retrieved
+	return st.Touch(ctx, e.ID, a.Now()) // only what the agent printed counts as retrieved
 }
 
-func (o showOptions) print(w io.Writer, data []byte) error {
-	if o.lines == "" && o.grep == "" && o.head == 0 && o.tail == 0 && !o.failures {
-		_, err := w.Write(data) // the exact bytes
-		return err
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	if n := len(lines); n > 0 && lines[n-1] == "" {
-		lines = lines[:n-1]
-	}
-	switch {
-	case o.lines != "":
-		from, to, err := lineRange(o.lines, len(lines))
-		if err != nil {
-			return err
-		}
-		return writeAll(w, lines[from:to])
-	case o.head > 0:
-		return writeAll(w, lines[:min(o.head, len(lines))])
-	case o.tail > 0:
-		return writeAll(w, lines[max(0, len(lines)-o.tail):])
-	case o.failures:
-		for i, l := range lines {
-			if swap.SignalsFailure(l) {
-				fmt.Fprintf(w, "%d:%s", i+1, withNewline(l))
+// printFailures prints every failure with the lines that give its cause,
+// numbered like grep -n, one failure apart from the next with "--" (and
+// context lines around each line).
+func printFailures(w io.Writer, data []byte, context int) error {
+	lines := splitLines(data)
+	fs, _ := swap.Failures(string(data), -1)
+	failure := make([]int, len(lines)) // the failure (from 1) a line belongs to, or 0
+	for k, f := range fs {
+		for _, l := range f.Lines() {
+			if l.N >= 1 && l.N <= len(lines) {
+				failure[l.N-1] = k + 1
 			}
 		}
-		return nil
 	}
-	return grepLines(w, lines, o.grep, o.context)
+	return printGroups(w, lines, context, func(i int) int { return failure[i] })
 }
 
-// lineRange parses "A:B", "A:", ":B" or "A" into a slice range.
-func lineRange(spec string, n int) (int, int, error) {
-	a, b, found := strings.Cut(spec, ":")
-	if !found {
-		b = a
-	}
-	from, to := 1, n
-	var err error
-	if a != "" {
-		if from, err = strconv.Atoi(a); err != nil || from < 1 {
-			return 0, 0, usageErrorf("bad --lines %q: want A:B with 1 <= A", spec)
-		}
-	}
-	if b != "" {
-		if to, err = strconv.Atoi(b); err != nil || to < from {
-			return 0, 0, usageErrorf("bad --lines %q: want A:B with A <= B", spec)
-		}
-	}
-	if from > n {
-		return 0, 0, fmt.Errorf("--lines %s: the output has only %d lines", spec, n)
-	}
-	return from - 1, min(to, n), nil
-}
-
-// grepLines prints matches as "N:line" and context as "N-line", with "--"
-// between groups, like grep -n.
-func grepLines(w io.Writer, lines []string, expr string, context int) error {
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return usageErrorf("bad --grep: %v", err)
-	}
-	last := -1 // last line printed
-	for i, l := range lines {
-		if !re.MatchString(strings.TrimRight(l, "\r\n")) {
-			continue
-		}
-		from := max(0, i-context, last+1)
-		if last >= 0 && from > last+1 {
-			fmt.Fprintln(w, "--")
-		}
-		to := min(len(lines)-1, i+context)
-		for j := from; j <= to; j++ {
-			sep := "-"
-			if re.MatchString(strings.TrimRight(lines[j], "\r\n")) {
-				sep = ":"
-			}
-			fmt.Fprintf(w, "%d%s%s", j+1, sep, withNewline(lines[j]))
-		}
-		last = to
-	}
-	return nil
-}
-
-func writeAll(w io.Writer, lines []string) error {
-	for _, l := range lines {
-		if _, err := io.WriteString(w, l); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func withNewline(s string) string {
-	if strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
+// byAgent reports whether the command runs in the agent's Bash tool:
+// Claude Code sets AI_AGENT=claude-code_<version>_agent there (and
+// CLAUDECODE=1, which older clients set alone). A person's own `show` in a
+// terminal is not a re-fetch by the model.
+func (a *app) byAgent() bool {
+	agent := a.Getenv("AI_AGENT")
+	return strings.HasSuffix(agent, "_agent") || agent == "" && a.Getenv("CLAUDECODE") == "1"
 }

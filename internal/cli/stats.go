@@ -2,120 +2,134 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
+
+var statsCmd = &command{
+	name:    "stats",
+	usage:   "stats [--session ID] [--limit N] [--json]",
+	summary: "show what the hooks recorded, by session, event and tool",
+	group:   groupContext,
+	long: `First indexes the hook journals not yet indexed, then shows per session: when it was last seen,
+hook calls, calls that failed open, outputs swapped out and the tokens they kept out of the
+context, and the project. With --session (a session id or a unique prefix), the breakdown by
+event (count, failures, payload bytes, p50/p95/max time from process start to reply), by tool,
+and what swap kept out: outputs, characters, and how many the agent retrieved again (the
+re-fetch rate: how often a view was not enough; a person's own ` + "`ctxkeep show`" + ` does not count).
+Sessions are listed most recent first.`,
+	examples: []string{"ctxkeep stats", "ctxkeep stats --session f759", "ctxkeep stats --json --limit 100"},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &statsOptions{}
+		fs.StringVar(&o.session, "session", "", "show one session in detail: `ID`, a session id or a unique prefix")
+		fs.IntVar(&o.limit, "limit", 20, "show at most `N` sessions, most recent first")
+		fs.BoolVar(&o.json, "json", false, "print the statistics as JSON")
+		return o.run
+	},
+}
 
 type statsOptions struct {
 	session string
 	limit   int
-	asJSON  bool
+	json    bool
 }
 
+// statsReport is `ctxkeep stats --json`.
 type statsReport struct {
 	Sessions []ctxkeep.SessionStats `json:"sessions"`
 	Skipped  int                    `json:"bad_journal_lines,omitempty"`
 }
 
-func runStats(ctx context.Context, a *app, args []string) error {
-	var o statsOptions
-	fs := a.flags("stats")
-	fs.StringVar(&o.session, "session", "", "show one session in detail (an id or a unique prefix)")
-	fs.IntVar(&o.limit, "limit", 20, "show at most `N` sessions, most recent first")
-	fs.BoolVar(&o.asJSON, "json", false, "print the statistics as JSON")
-	if err := noArgs(fs, args); err != nil {
+func (o *statsOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("stats", pos); err != nil {
 		return err
+	}
+	if o.limit < 1 {
+		return usageErrorf("bad --limit %d: want 1 or more", o.limit)
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
-	d, err := a.dirs()
+	r, err := o.result(ctx, a, st)
 	if err != nil {
 		return err
 	}
-	// Journals not yet indexed by a Stop or PreCompact are indexed now.
-	ingested, err := a.root.Ingest(ctx, st, "")
-	if err != nil {
-		return err
+	if o.json {
+		return a.printJSON(r)
 	}
-	if o.session != "" {
-		if o.session, err = resolveSession(d.Journals(), o.session); err != nil {
-			return err
-		}
-	}
-	sessions, err := st.Stats(ctx, o.session)
-	if err != nil {
-		return err
-	}
-	if o.limit > 0 && len(sessions) > o.limit {
-		sessions = sessions[:o.limit]
-	}
-	if o.asJSON {
-		if sessions == nil {
-			sessions = []ctxkeep.SessionStats{}
-		}
-		return a.printJSON(statsReport{Sessions: sessions, Skipped: ingested.BadLines})
-	}
-	if len(sessions) == 0 {
+	switch {
+	case len(r.Sessions) == 0:
 		fmt.Fprintln(a.Stdout, "no hook events recorded yet")
-		return nil
+	case o.session != "":
+		printSessionDetail(a, r.Sessions[0])
+	default:
+		printSessionList(a, r.Sessions)
 	}
-	if o.session != "" {
-		printSessionDetail(a, sessions[0])
-		return nil
-	}
-	printSessionList(a, sessions)
 	return nil
 }
 
-// resolveSession accepts a full session id or a unique prefix of one
-// among the sessions that have a journal.
-func resolveSession(jdir, id string) (string, error) {
-	ids, err := journal.Sessions(jdir)
+func (o *statsOptions) result(ctx context.Context, a *app, st *store.Store) (statsReport, error) {
+	var r statsReport
+	d, err := a.dirs()
 	if err != nil {
-		return "", err
+		return r, err
 	}
-	return matchSession(ids, id)
-}
-
-// matchSession finds id, or the only id it is a prefix of, among ids.
-func matchSession(ids []string, id string) (string, error) {
-	var matches []string
-	for _, s := range ids {
-		if s == id {
-			return s, nil
+	// Journals not yet indexed by a Stop or PreCompact are indexed now.
+	p := a.progress()
+	p.Start("indexing the hook journals", 0)
+	ingested, err := a.root.Ingest(ctx, st, "")
+	p.Done()
+	if err != nil {
+		return r, err
+	}
+	r.Skipped = ingested.BadLines
+	session := ""
+	if o.session != "" {
+		ids, err := journal.Sessions(d.Journals())
+		if err != nil {
+			return r, err
 		}
-		if strings.HasPrefix(s, id) {
-			matches = append(matches, s)
+		if session, err = matchSession(ids, o.session, "recorded by the hooks"); err != nil {
+			return r, err
 		}
 	}
-	switch len(matches) {
-	case 0:
-		return "", hint(fmt.Errorf("no session %q", id), "run `ctxkeep stats` to list the sessions")
-	case 1:
-		return matches[0], nil
+	sessions, err := st.Stats(ctx, session)
+	if err != nil {
+		return r, err
 	}
-	return "", hint(fmt.Errorf("%q matches %d sessions", id, len(matches)), "give more of the id")
+	if len(sessions) > o.limit {
+		sessions = sessions[:o.limit]
+	}
+	for i := range sessions {
+		sessions[i].ByEvent, sessions[i].ByTool = orEmpty(sessions[i].ByEvent), orEmpty(sessions[i].ByTool)
+		if sw := sessions[i].Swap; sw != nil {
+			sw.ByTool = orEmpty(sw.ByTool)
+		}
+	}
+	r.Sessions = orEmpty(sessions)
+	return r, nil
 }
 
 func printSessionList(a *app, sessions []ctxkeep.SessionStats) {
-	tw := tabwriter.NewWriter(a.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tLAST SEEN\tCALLS\tFAILED OPEN\tSWAPPED\t~TOKENS KEPT OUT\tPROJECT")
+	tw := a.table("SESSION\tLAST SEEN\tCALLS\tFAILED OPEN\tSWAPPED\t~TOKENS KEPT OUT\tPROJECT")
 	for _, s := range sessions {
 		swapped, kept := 0, int64(0)
 		if s.Swap != nil {
 			swapped, kept = s.Swap.Entries, s.Swap.KeptOut()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", s.ID, s.LastSeen.Local().Format("2006-01-02 15:04"),
-			s.Events, s.Failures, swapped, (kept+3)/4, s.Cwd)
+			s.Events, s.Failures, swapped, (kept+3)/4, printable(s.Cwd))
 	}
 	tw.Flush()
+	a.tip("details of one session: `ctxkeep stats --session ID` (a unique prefix is enough)")
 }
 
 func printSessionDetail(a *app, s ctxkeep.SessionStats) {
@@ -128,20 +142,22 @@ func printSessionDetail(a *app, s ctxkeep.SessionStats) {
 		fmt.Fprintf(w, "  client      Claude Code %s\n", s.Client)
 	}
 	fmt.Fprintf(w, "  seen        %s → %s\n", s.FirstSeen.Local().Format("2006-01-02 15:04:05"), s.LastSeen.Local().Format("2006-01-02 15:04:05"))
-	fmt.Fprintf(w, "  hook calls  %d (%d failed open), %s of payloads\n\n", s.Events, s.Failures, humanBytes(s.PayloadBytes))
+	fmt.Fprintf(w, "  hook calls  %d (%d failed open), %s of payloads\n\n", s.Events, s.Failures, text.Bytes(s.PayloadBytes))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "EVENT\tCALLS\tFAILED\tPAYLOADS\tP50\tP95\tMAX\t")
 	for _, e := range s.ByEvent {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", e.Event, e.Count, e.Failures, humanBytes(e.Bytes), micros(e.P50us), micros(e.P95us), micros(e.MaxUs))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", e.Event, e.Count, e.Failures, text.Bytes(e.Bytes), micros(e.P50us), micros(e.P95us), micros(e.MaxUs))
 	}
 	tw.Flush()
 	if sw := s.Swap; sw != nil {
 		fmt.Fprintf(w, "\nswapped out: %d outputs, %d characters (~%d tokens) kept out of the context; %d retrieved again (re-fetch rate %.0f%%), %d retrievals\n",
 			sw.Entries, sw.KeptOut(), (sw.KeptOut()+3)/4, sw.Retrieved, 100*sw.RefetchRate(), sw.Retrievals)
+		fmt.Fprintf(w, "replacements the client took (checked in the transcript): %d applied, %d not applied, %d not checked yet\n",
+			sw.Applied, sw.NotApplied, sw.Unchecked)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "TOOL\tSWAPPED\tORIGINALS\tVIEWS\t~TOKENS KEPT OUT\tRETRIEVED\t")
+		fmt.Fprintln(tw, "TOOL\tSWAPPED\tORIGINALS\tVIEWS\t~TOKENS KEPT OUT\tRETRIEVED\tAPPLIED\tNOT APPLIED\t")
 		for _, t := range sw.ByTool {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t\n", t.Tool, t.Entries, t.Chars, t.ViewChars, (t.Chars-t.ViewChars+3)/4, t.Retrieved)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", t.Tool, t.Entries, t.Chars, t.ViewChars, (t.Chars-t.ViewChars+3)/4, t.Retrieved, t.Applied, t.NotApplied)
 		}
 		tw.Flush()
 	}
@@ -150,7 +166,7 @@ func printSessionDetail(a *app, s ctxkeep.SessionStats) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "TOOL\tCALLS\tPAYLOADS\t")
 		for _, t := range s.ByTool {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t\n", t.Tool, t.Count, humanBytes(t.Bytes))
+			fmt.Fprintf(tw, "%s\t%d\t%s\t\n", t.Tool, t.Count, text.Bytes(t.Bytes))
 		}
 		tw.Flush()
 	}
@@ -158,16 +174,4 @@ func printSessionDetail(a *app, s ctxkeep.SessionStats) {
 
 func micros(us int64) string {
 	return (time.Duration(us) * time.Microsecond).Round(10 * time.Microsecond).String()
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,17 +22,40 @@ const statusInputLimit = 1 << 20
 // the tokenizer while no usage is recorded; past it, usage always exists.
 const estimateLimit = 8 << 20
 
-// runStatusline draws the client's statusline from its stdin JSON. It
-// always exits 0 and prints one line: a statusline that fails shows
-// nothing, which helps nobody.
-func runStatusline(ctx context.Context, a *app, args []string) error {
-	var plain bool
-	fs := a.flags("statusline")
-	fs.BoolVar(&plain, "plain", false, "no colours (also NO_COLOR)")
-	if err := noArgs(fs, args); err != nil {
+var statuslineCmd = &command{
+	name:    "statusline",
+	usage:   "statusline [--plain]",
+	summary: "draw the client's statusline: context used, distance to auto-compaction",
+	group:   groupClient,
+	long: `What the client runs as its statusLine (set it up with ` + "`ctxkeep install --statusline`" + `): reads the
+statusLine JSON from stdin and prints one line, e.g.
+
+  ▰▰▰▰▱▱▱▱▱▱ 39% 77.4k/200k · auto-compact in 89.6k · kept out ~12k (7)
+
+— context used of the window (the client's reported window when it gives one), the distance to
+auto-compaction, what swap kept out of this session. Green, then yellow from the first warning
+level, red from the last (--plain or NO_COLOR for none). Before any usage is recorded it shows
+an estimate, marked ~… (estimate); a window inferred from a context larger than the configured
+one is marked (window inferred). It reads the transcript from a saved cursor, so a call costs
+the same on any transcript size, and it always exits 0: a problem is printed as the line.`,
+	examples: []string{`echo '{"session_id":"…","transcript_path":"…"}' | ctxkeep statusline --plain`},
+	setup: func(fs *flag.FlagSet) runFunc {
+		o := &statuslineOptions{}
+		fs.BoolVar(&o.plain, "plain", false, "no colours (also NO_COLOR)")
+		return o.run
+	},
+}
+
+type statuslineOptions struct{ plain bool }
+
+// run draws the client's statusline from its stdin JSON. It always exits
+// 0 and prints one line: a statusline that fails shows nothing, which
+// helps nobody.
+func (o *statuslineOptions) run(ctx context.Context, a *app, pos []string) error {
+	if err := noArgs("statusline", pos); err != nil {
 		return err
 	}
-	line, err := a.statusline(ctx, !plain && a.Getenv("NO_COLOR") == "")
+	line, err := a.statusline(ctx, !o.plain && a.Getenv("NO_COLOR") == "")
 	if err != nil {
 		line = "ctxkeep: " + err.Error()
 	}
@@ -76,7 +100,7 @@ func (a *app) statusline(ctx context.Context, color bool) (string, error) {
 		st.Model = in.Model.ID
 	}
 	g := watch.Gauge{
-		Limits: watch.Compute(watch.Window(cfg, st.Model, st.Window), watch.ReadClientEnv(a.Getenv)),
+		Limits: watch.LimitsFor(cfg, st.Model, st.Window, st.Peak, watch.ReadClientEnv(a.Getenv)),
 		Levels: watch.Levels(cfg.Watch),
 	}
 	a.gaugeTokens(&g, &st, in)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -16,15 +17,45 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/team"
 )
 
-// teamUsage is the synopsis of `ctxkeep team`.
-const teamUsage = "team init | grant ROLE PROJECT | revoke ROLE PROJECT | grants | add-project [NAME] | remove-project | projects | sync [--background] | status  [--json]"
+var teamCmd = &command{
+	name:    "team",
+	usage:   "team init | grant ROLE PROJECT | revoke ROLE PROJECT | grants | add-project [NAME] | remove-project | projects | sync [--batch N] [--background] | status  [--json]",
+	summary: "the team archive on PostgreSQL: set it up, opt projects in, sync, see where it stands",
+	group:   groupArchive,
+	long: `What one person's agent learned, found by the whole team (docs/TEAM.md). The server is
+team.dsn in your config.toml, or CTXKEEP_TEAM_DSN; the password comes from ~/.pgpass or
+PGPASSWORD, never from ctxkeep's files; sslmode is honoured.
 
-// runTeam is the team archive on PostgreSQL (docs/TEAM.md): the
-// administrator's init, grant and revoke; each user's projects, sync and
-// status. Search and recall reach it with --team.
+The administrator, as the database's owner: init creates or upgrades the schema, its row-level
+security and the member role (run it again after an upgrade); grant ROLE PROJECT lets an existing
+login role read a team project and push to it, revoke takes that away, grants lists who may read
+what.
+
+Each user: add-project [NAME], in a project's folder, opts it in under NAME (default: its git
+remote, else its folder's name), so that the same repository on two machines is one team
+project; remove-project opts it out; projects lists them. sync pushes, redacted, what those
+projects archived since the last sync, in batches of --batch chunks, each in one transaction;
+stopped anywhere, the next one resumes, and nothing is stored twice. With
+team.sync_after_session the SessionEnd hook starts sync --background, which skips when a sync is
+running, stops after team.sync_timeout and logs its outcome to team/sync.log in the state folder.
+status says who you are on the server, what you may read and how far this machine synced.
+
+Search and recall reach the team archive with --team.`,
+	examples: []string{
+		"CTXKEEP_TEAM_DSN='host=db dbname=team user=admin' ctxkeep team init",
+		"ctxkeep team grant alice github.com/acme/api",
+		"ctxkeep team add-project",
+		"ctxkeep team sync",
+		"ctxkeep team status --json",
+	},
+	raw:   true, // subcommands, each with its flags
+	setup: func(*flag.FlagSet) runFunc { return runTeam },
+}
+
+// runTeam dispatches the team subcommands.
 func runTeam(ctx context.Context, a *app, args []string) error {
 	if len(args) == 0 {
-		return usageErrorf("team needs a subcommand").withHint("ctxkeep help team")
+		return usageErrorf("team needs a subcommand").withHint("run `ctxkeep help team`")
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
@@ -45,7 +76,7 @@ func runTeam(ctx context.Context, a *app, args []string) error {
 	case "status":
 		return runTeamStatus(ctx, a, rest)
 	}
-	return usageErrorf("unknown team subcommand %q", sub).withHint("ctxkeep help team")
+	return usageErrorf("unknown team subcommand %q", sub).withHint("run `ctxkeep help team`")
 }
 
 // teamConfig is the effective configuration, which must name a server.
@@ -93,8 +124,8 @@ func teamError(err error) error {
 }
 
 func runTeamInit(ctx context.Context, a *app, args []string) error {
-	fs := a.flags("team")
-	if err := noArgs(fs, args); err != nil {
+	fs := newFlagSet("team")
+	if err := teamNoArgs(a, fs, args); err != nil {
 		return err
 	}
 	db, _, err := a.openTeam(ctx, true)
@@ -112,8 +143,8 @@ func runTeamInit(ctx context.Context, a *app, args []string) error {
 }
 
 func runTeamGrant(ctx context.Context, a *app, sub string, args []string) error {
-	fs := a.flags("team")
-	pos, err := parse(fs, args)
+	fs := newFlagSet("team")
+	pos, err := teamParse(a, fs, args)
 	if err != nil {
 		return err
 	}
@@ -168,9 +199,32 @@ func runTeamGrants(ctx context.Context, a *app, args []string) error {
 // onlyJSON parses the arguments of a subcommand that takes --json only.
 func (a *app) onlyJSON(args []string) (bool, error) {
 	var asJSON bool
-	fs := a.flags("team")
+	fs := newFlagSet("team")
 	fs.BoolVar(&asJSON, "json", false, "print as JSON")
-	return asJSON, noArgs(fs, args)
+	return asJSON, teamNoArgs(a, fs, args)
+}
+
+// teamParse parses a team subcommand's flags as the command table does
+// for other commands: --help prints the help, a bad flag is one error.
+func teamParse(a *app, fs *flag.FlagSet, args []string) ([]string, error) {
+	pos, err := parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printCommandHelp(a.Stdout, lookup("team"))
+		return nil, silentError{code: exitOK}
+	}
+	if err != nil {
+		return nil, flagError(lookup("team"), err)
+	}
+	return pos, nil
+}
+
+// teamNoArgs parses a team subcommand that takes flags only.
+func teamNoArgs(a *app, fs *flag.FlagSet, args []string) error {
+	pos, err := teamParse(a, fs, args)
+	if err != nil {
+		return err
+	}
+	return noArgs("team "+fs.Name(), pos)
 }
 
 // printPairs prints a table of two columns.
@@ -189,8 +243,8 @@ func (a *app) teamProjectsFile() (string, error) {
 }
 
 func runTeamAddProject(_ context.Context, a *app, args []string) error {
-	fs := a.flags("team")
-	pos, err := parse(fs, args)
+	fs := newFlagSet("team")
+	pos, err := teamParse(a, fs, args)
 	if err != nil {
 		return err
 	}
@@ -217,8 +271,8 @@ func runTeamAddProject(_ context.Context, a *app, args []string) error {
 }
 
 func runTeamRemoveProject(_ context.Context, a *app, args []string) error {
-	fs := a.flags("team")
-	if err := noArgs(fs, args); err != nil {
+	fs := newFlagSet("team")
+	if err := teamNoArgs(a, fs, args); err != nil {
 		return err
 	}
 	path, err := a.teamProjectsFile()
@@ -277,11 +331,11 @@ func (a *app) teamDir() (string, error) {
 func runTeamSync(ctx context.Context, a *app, args []string) error {
 	var background, asJSON bool
 	var batch int
-	fs := a.flags("team")
+	fs := newFlagSet("team")
 	fs.BoolVar(&background, "background", false, "run as SessionEnd starts it: skip if a sync is running, bounded by team.sync_timeout, outcome logged")
 	fs.IntVar(&batch, "batch", team.DefaultBatch, "chunks per transaction")
 	fs.BoolVar(&asJSON, "json", false, "print what was pushed as JSON")
-	if err := noArgs(fs, args); err != nil {
+	if err := teamNoArgs(a, fs, args); err != nil {
 		return err
 	}
 	dir, err := a.teamDir()

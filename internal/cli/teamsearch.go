@@ -12,59 +12,48 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/team"
 )
 
-// teamRequested reports whether a search or recall asked for the team
-// archive (--team among the flags).
-func teamRequested(args []string) bool {
-	for _, arg := range args {
-		switch arg {
-		case "--":
-			return false
-		case "--team", "-team", "--team=true", "-team=true":
-			return true
-		}
-	}
-	return false
-}
+// The --team paths of search and recall: the team archive on PostgreSQL
+// (docs/TEAM.md), as far as the user's role may read it.
 
 type teamResult struct {
 	searchResult
-	Owner string `json:"owner"`
+	Owner string `json:"owner"` // the role that pushed the session
 }
 
-// runTeamSearch is `ctxkeep search --team`: the team archive, as far as
-// the user's role may read it, ranked as the local search ranks (full-text
-// relevance, then recency), each result saying whose session, which
-// project, when.
-func runTeamSearch(ctx context.Context, a *app, args []string) error {
-	var project, session string
-	var everywhere, asJSON bool
-	var limit int
-	fs := a.flags("search")
-	fs.Bool("team", true, "search the team archive")
-	fs.StringVar(&project, "project", "", "search this team project only (default: this folder's, if it syncs; else every project you may read)")
-	fs.BoolVar(&everywhere, "all", false, "search every project you may read")
-	fs.StringVar(&session, "session", "", "search one session")
-	fs.IntVar(&limit, "limit", 10, "show at most `N` results")
-	fs.BoolVar(&asJSON, "json", false, "print the results as JSON")
-	words, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(words) == 0 {
-		return usageErrorf("search needs words to search for").withHint(`ctxkeep search --team "rate limiter test"`)
-	}
-	if project == "" && !everywhere && session == "" {
-		project = a.teamProjectHere()
+// teamSearchReport is `ctxkeep search --team --json`.
+type teamSearchReport struct {
+	Query   string       `json:"query"`
+	Scope   string       `json:"scope"` // "project", "session" or "all" (the projects the role may read)
+	Session string       `json:"session_id,omitempty"`
+	Project string       `json:"project,omitempty"` // the team project
+	Results []teamResult `json:"results"`
+}
+
+// runTeam is `ctxkeep search --team`: ranked as the local search ranks
+// (full-text relevance, then recency), each result saying whose session,
+// which project, when. Scope: --session, --all (every project the role may
+// read), --project (this folder's team project), and by default this
+// folder's team project when it syncs, else every project.
+func (o *searchOptions) runTeam(ctx context.Context, a *app, words []string) error {
+	r := teamSearchReport{Query: strings.Join(words, " "), Scope: "all", Results: []teamResult{}}
+	here := a.teamProjectHere()
+	switch {
+	case o.session != "":
+		r.Scope, r.Session = "session", o.session
+	case o.project && here == "":
+		return hint(fmt.Errorf("%s does not sync to the team archive", a.projectDir()), "`ctxkeep team add-project` adds it; --all searches every project you may read")
+	case !o.all && here != "":
+		r.Scope, r.Project = "project", here
 	}
 	db, _, err := a.openTeam(ctx, false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	q := ctxkeep.ChunkQuery{Text: strings.Join(words, " "), Project: project, Session: session, Limit: max(limit*5, 50)}
+	q := ctxkeep.ChunkQuery{Text: r.Query, Project: r.Project, Session: r.Session, Limit: max(o.limit*5, 50)}
 	hits, err := db.Search(ctx, q)
 	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
-		return usageErrorf("%v", err).withHint("common words (the, of, what…) are left out; add a distinctive one")
+		return (&hintedError{err: err, usage: true}).withHint("common words (the, of, what…) are left out; add a distinctive one")
 	}
 	if err != nil {
 		return teamError(err)
@@ -78,36 +67,35 @@ func runTeamSearch(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	ranked = ranked[:min(limit, len(ranked))]
-	results := make([]teamResult, len(ranked))
-	for i, r := range ranked {
-		results[i] = teamResult{Owner: owners[r.Key], searchResult: searchResult{Key: r.Key, SessionID: r.SessionID,
-			Project: r.Project, Kind: r.Kind, Turn: r.Turn, When: r.End.Local().Format("2006-01-02 15:04"),
-			Score: r.Score, Lexical: r.Lexical, Summary: r.Summary, Snippet: snippet(ctx, db, r.Chunk, q.Text)}}
+	for _, h := range ranked[:min(o.limit, len(ranked))] {
+		r.Results = append(r.Results, teamResult{Owner: owners[h.Key], searchResult: searchResult{Key: h.Key,
+			SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn,
+			When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: h.Summary,
+			Snippet: snippet(ctx, db, h.Chunk, q.Text)}})
 	}
-	if asJSON {
-		return a.printJSON(map[string]any{"query": q.Text, "project": project, "results": results})
+	if o.json {
+		return a.printJSON(r)
 	}
-	if len(results) == 0 {
-		fmt.Fprintf(a.Stdout, "no match for %q in the team archive", q.Text)
-		if project != "" {
-			fmt.Fprintf(a.Stdout, " (project %s; `--all` searches every project you may read)", project)
+	if len(r.Results) == 0 {
+		fmt.Fprintf(a.Stdout, "no match for %q in the team archive", r.Query)
+		if r.Project != "" {
+			fmt.Fprintf(a.Stdout, " (project %s; --all searches every project you may read)", r.Project)
 		}
 		fmt.Fprintln(a.Stdout)
 		return nil
 	}
-	for _, r := range results {
-		fmt.Fprintf(a.Stdout, "%s  %s · %s · session %s %s %d · %s · score %.2f\n  %s\n", r.Key, r.Owner, r.Project,
-			r.SessionID[:min(8, len(r.SessionID))], r.Kind, r.Turn, r.When, r.Score, r.Summary)
-		if r.Snippet != "" {
-			fmt.Fprintf(a.Stdout, "  …%s…\n", r.Snippet)
+	for _, x := range r.Results {
+		fmt.Fprintf(a.Stdout, "%s  %s · %s · session %s %s %d · %s · score %.2f\n  %s\n", x.Key, x.Owner, x.Project,
+			x.SessionID[:min(8, len(x.SessionID))], x.Kind, x.Turn, x.When, x.Score, x.Summary)
+		if x.Snippet != "" {
+			fmt.Fprintf(a.Stdout, "  …%s…\n", x.Snippet)
 		}
 	}
 	fmt.Fprintln(a.Stdout, "\nprint a turn exactly with `ctxkeep recall --team KEY`")
 	return nil
 }
 
-// teamProjectHere is the team name of the project of this folder, when it
+// teamProjectHere is the team name of this folder's project, when it
 // syncs to the team archive; else "".
 func (a *app) teamProjectHere() string {
 	path, err := a.teamProjectsFile()
@@ -122,37 +110,36 @@ func (a *app) teamProjectHere() string {
 	return p.Name
 }
 
-// runTeamRecall is `ctxkeep recall --team KEY`: a chunk of the team
-// archive exactly, with the outputs whose text was pushed put back in
-// place (the others say where their text is).
-func runTeamRecall(ctx context.Context, a *app, args []string) error {
-	var asJSON bool
-	fs := a.flags("recall")
-	fs.Bool("team", true, "recall from the team archive")
-	fs.BoolVar(&asJSON, "json", false, "print the chunk as JSON (body with references, not expanded)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageErrorf("recall --team takes one KEY").withHint("the keys are those `ctxkeep search --team` lists")
+// archive is where recall reads: the local store, or with --team the team
+// archive (whose outputs' text is there when it was pushed; recall says
+// so in its place otherwise). done closes what it opened.
+func (o *recallOptions) archive(ctx context.Context, a *app) (st ctxkeep.Store, done func(), err error) {
+	if !o.team {
+		st, err := a.openStore(ctx)
+		return st, func() {}, err
 	}
 	db, _, err := a.openTeam(ctx, false)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer db.Close()
-	c, err := db.TeamChunk(ctx, pos[0])
-	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
-		return hint(err, "`ctxkeep search --team WORDS` lists the chunks you may read")
+	return db, func() { db.Close() }, nil
+}
+
+// teamOwners says, for chunks of the team archive, whose sessions they are
+// and in which team project.
+func (o *recallOptions) teamOwners(ctx context.Context, a *app, st ctxkeep.Store, chunks []ctxkeep.Chunk) {
+	db, ok := st.(*postgres.DB)
+	if !o.team || !ok || o.json {
+		return
 	}
-	if err != nil {
-		return teamError(err)
+	seen := map[string]bool{}
+	for _, c := range chunks {
+		if seen[c.SessionID] {
+			continue
+		}
+		seen[c.SessionID] = true
+		if s, err := db.Session(ctx, c.SessionID); err == nil {
+			fmt.Fprintf(a.Stdout, "── session %s of %s, in %s ──\n", c.SessionID, s.Owner, s.Project)
+		}
 	}
-	if asJSON {
-		return a.printJSON(map[string]any{"chunks": []postgres.Owned{c}})
-	}
-	fmt.Fprintf(a.Stdout, "── %s %d of session %s · %s · %s · %s · %s ──\n", c.Kind, c.Turn, c.SessionID, c.Owner, c.Project, c.Key,
-		c.End.Local().Format("2006-01-02 15:04:05"))
-	return expand(ctx, a.Stdout, db, c.Body)
 }

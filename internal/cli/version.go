@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"context"
-	"fmt"
-	"runtime/debug"
-)
+import "runtime/debug"
 
 // Version is set at build time with -ldflags "-X …/internal/cli.Version=v1.2.3";
 // otherwise the module version from the build info is used.
@@ -18,12 +14,4 @@ func version() string {
 		return info.Main.Version
 	}
 	return "dev"
-}
-
-func runVersion(_ context.Context, a *app, args []string) error {
-	if err := noArgs(a.flags("version"), args); err != nil {
-		return err
-	}
-	fmt.Fprintf(a.Stdout, "ctxkeep %s\n", version())
-	return nil
 }

@@ -47,7 +47,7 @@ func Binary(t testing.TB) string {
 // that runs and reports a version.
 func installedBinary(t testing.TB) (bin, version string) {
 	t.Helper()
-	root := repoRoot(t)
+	root := RepoRoot(t)
 	var failures []string
 	for _, c := range candidates(root) {
 		v, err := versionOf(c)
@@ -62,7 +62,7 @@ func installedBinary(t testing.TB) (bin, version string) {
 	if len(failures) > 0 {
 		msg += "\n" + strings.Join(failures, "\n")
 	}
-	unavailable(t, "%s", msg)
+	Unavailable(t, "%s", msg)
 	return "", ""
 }
 
@@ -80,9 +80,9 @@ func candidates(root string) []string {
 	return list
 }
 
-// unavailable skips the test, or fails it in CI where the client must be
+// Unavailable skips the test, or fails it in CI where the client must be
 // installed.
-func unavailable(t testing.TB, format string, args ...any) {
+func Unavailable(t testing.TB, format string, args ...any) {
 	t.Helper()
 	if os.Getenv("CI") == "true" {
 		t.Fatalf(format, args...)
@@ -108,8 +108,8 @@ func versionOf(bin string) (string, error) {
 	return fields[0], nil
 }
 
-// repoRoot walks up from the working directory to the folder holding go.mod.
-func repoRoot(t testing.TB) string {
+// RepoRoot walks up from the working directory to the folder holding go.mod.
+func RepoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {

@@ -150,7 +150,7 @@ func (h *Harness) TryRun(prompt string, args ...string) *Result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = waitDelay
-	killGroupOnCancel(cmd)
+	KillGroupOnCancel(cmd)
 
 	start := time.Now()
 	err := cmd.Run()

@@ -4,5 +4,5 @@ package clienttest
 
 import "os/exec"
 
-// killGroupOnCancel leaves the default: only the client itself is killed.
-func killGroupOnCancel(*exec.Cmd) {}
+// KillGroupOnCancel leaves the default: only the client itself is killed.
+func KillGroupOnCancel(*exec.Cmd) {}

@@ -47,6 +47,9 @@ type Swap struct {
 	Subagents           bool     // swap inside subagents too
 	PassthroughFiles    []string // base-name patterns whose Read arrives whole
 	PassthroughCommands []string // commands whose output arrives whole
+	Condense            bool     // fold the noise of known commands' outputs (swap.Condenser)
+	CondenseMinSaving   int      // percent an output below its threshold must shrink by to be condensed
+	Rereads             bool     // answer an unchanged re-read of a file with a pointer to the earlier one
 }
 
 // Wrapper says which Bash commands run through ctxkeep, so that their

@@ -22,7 +22,7 @@ func TestDefaults(t *testing.T) {
 	if c.Limits.TotalBytes != 250_000_000 || c.Limits.HookInputBytes != 16<<20 {
 		t.Errorf("limits = %+v", c.Limits)
 	}
-	if c.View.SummaryLength != 500 || c.View.KeyPatterns != 10 {
+	if c.View.SummaryLength != 500 || c.View.KeyPatterns != 20 {
 		t.Errorf("view = %+v", c.View)
 	}
 	if c.DeadlineFor("PreCompact") != 30*time.Second || c.DeadlineFor("UserPromptSubmit") != 2*time.Second {
@@ -179,6 +179,8 @@ func TestParseAndFormat(t *testing.T) {
 		{durationKind, "24h", int64(24 * time.Hour), "24h"},
 		{durationKind, "90m", int64(90 * time.Minute), "90m"},
 		{durationKind, "1.5s", int64(1500 * time.Millisecond), "1500ms"},
+		{durationKind, "2d", int64(48 * time.Hour), "48h"}, // days, as prune --max-age takes them
+		{durationKind, "0.5d", int64(12 * time.Hour), "12h"},
 		{countKind, "10_000", 10000, "10000"},
 	} {
 		v, err := parse(tc.k, tc.in)

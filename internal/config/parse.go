@@ -29,13 +29,28 @@ func parse(k kind, s string) (int64, error) {
 	case bytesKind:
 		return parseBytes(s)
 	case durationKind:
-		d, err := time.ParseDuration(s)
+		d, err := ParseDuration(s)
 		if err != nil {
-			return 0, fmt.Errorf("want a duration such as \"24h\", \"90m\" or \"500ms\", got %q", s)
+			return 0, fmt.Errorf("want a duration such as \"2d\", \"24h\", \"90m\" or \"500ms\", got %q", s)
 		}
 		return int64(d), nil
 	}
 	return 0, errors.New("unknown kind")
+}
+
+// ParseDuration reads a duration as Go writes one ("90m", "1h30m",
+// "500ms") or in days ("2d", "1.5d"), the unit retention is thought in.
+// The config and `ctxkeep prune --max-age` read durations with it.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err != nil || n < 0 || n > 100*365 {
+			return 0, fmt.Errorf("bad duration %q: want a number of days", s)
+		}
+		return time.Duration(n * float64(24*time.Hour)), nil
+	}
+	return time.ParseDuration(s)
 }
 
 // byteUnits in the order format prefers them: decimal first, so "250MB"

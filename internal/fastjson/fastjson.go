@@ -8,6 +8,8 @@
 package fastjson
 
 import (
+	stdjson "encoding/json"
+
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -21,4 +23,24 @@ var lenient = json.JoinOptions(
 // Unmarshal decodes data into v like encoding/json.Unmarshal.
 func Unmarshal(data []byte, v any) error {
 	return json.Unmarshal(data, v, lenient)
+}
+
+// aliasRaw decodes an encoding/json RawMessage as the bytes of the input
+// it spans, without the copy its own UnmarshalJSON makes: decoding from a
+// byte slice, the decoder reads that slice in place.
+var aliasRaw = json.WithUnmarshalers(json.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *stdjson.RawMessage) error {
+	val, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	*v = stdjson.RawMessage(val)
+	return nil
+}))
+
+// UnmarshalAliased is Unmarshal, except that the json.RawMessage values it
+// fills are slices of data rather than copies: a hook's payload carries a
+// whole tool output (megabytes) in one of them. data must not change
+// while they are in use.
+func UnmarshalAliased(data []byte, v any) error {
+	return json.Unmarshal(data, v, lenient, aliasRaw)
 }

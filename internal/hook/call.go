@@ -16,13 +16,18 @@ import (
 // Call is one hook invocation as handlers see it. Stores are opened lazily:
 // most events never touch the database.
 type Call struct {
-	*app.App // folders, project, store
+	*app.App        // folders, project, store
+	Agent    string // the client: "" for Claude Code, ctxkeep.AgentCodex
 	Event    *Event
 	Payload  []byte
 	Config   *config.Config
 
 	logf  func(format string, args ...any)
 	large *ctxkeep.LargeOutput // a command's output swapped out, journalled to learn from
+	// replies is set when what the model sees of a stored output goes
+	// back in this call's reply (PostToolUse): its effect is then checked
+	// in the transcript at the end of the turn (proof.go).
+	replies bool
 }
 
 // Store opens the store on first use. It never migrates: an index that is

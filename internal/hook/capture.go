@@ -90,22 +90,29 @@ func passOn(spool string, stdout io.Writer) {
 	io.Copy(stdout, f)
 }
 
-// captured stores text when it is large and returns what to print.
+// captured stores text when it is large, or when a condenser shrinks it
+// enough, and returns what to print.
 func captured(a *app.App, cfg *config.Config, spec captureSpec, rc int, text string) (string, error) {
-	if !swap.Over(text, cfg.ThresholdFor("Bash")) {
+	over := swap.Over(text, cfg.ThresholdFor("Bash"))
+	cd := swap.Condensing(swap.Call{Tool: "Bash", Command: spec.Command, Agent: spec.AgentID != ""}, text, cfg)
+	if !over && cd == nil {
 		return text, nil
 	}
-	c := &Call{App: a, Config: cfg, Event: spec.event(), logf: func(string, ...any) {}}
+	c := &Call{App: a, Agent: spec.Agent, Config: cfg, Event: spec.event(), logf: func(string, ...any) {}}
 	defer c.close()
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.DeadlineFor("PostToolUse"))
 	defer cancel()
-	return c.swapOut(ctx, spec.Command, text, rc)
+	out, err := c.swapOut(ctx, spec.Command, text, rc, cd, over)
+	if err == nil && out == "" {
+		return text, nil // not condensed enough: printed as it is
+	}
+	return out, err
 }
 
-// swapOut stores a Bash output and returns its view; it also learns the
-// command as large.
-func (c *Call) swapOut(ctx context.Context, command, text string, rc int) (string, error) {
-	sessionDir, err := claudecode.SessionDir(c.Event.TranscriptPath, c.Event.SessionID)
+// swapOut stores a Bash output and returns what the model sees instead
+// (see putOutput); a swapped output's command is learned as large.
+func (c *Call) swapOut(ctx context.Context, command, text string, rc int, cd *swap.Condenser, over bool) (string, error) {
+	sessionDir, err := c.sessionDir()
 	if err != nil {
 		return "", err
 	}
@@ -113,11 +120,13 @@ func (c *Call) swapOut(ctx context.Context, command, text string, rc int) (strin
 		ID: swap.EntryID(c.Event.SessionID, c.Event.ToolUseID), Tool: "Bash",
 		Input: command, Text: text, Exit: rc,
 	}
-	view, err := c.putOutput(ctx, &item, sessionDir)
-	if err != nil {
+	view, err := c.putOutput(ctx, &item, sessionDir, c.renderer(cd, over), !over)
+	if err != nil || view == "" {
 		return "", err
 	}
-	c.learn(command, len(text))
+	if over {
+		c.learn(command, len(text))
+	}
 	return view, nil
 }
 
@@ -202,7 +211,7 @@ func postToolUseFailure(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	view, err := c.swapOut(ctx, swap.Unwrap(in.Command), string(text), exitCode(ev.Error))
+	view, err := c.swapOut(ctx, swap.Unwrap(in.Command), string(text), exitCode(ev.Error), nil, true)
 	if err != nil {
 		return nil, err
 	}

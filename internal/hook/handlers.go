@@ -9,15 +9,15 @@ import (
 // event is the right moment for. An event that several features act on
 // lists their policies with all(…), in the order they run.
 var handlers = map[string]handler{
-	"SessionStart":       all(sessionStart, restoreAfterCompact),
+	"SessionStart":       all(forgetReads, sessionStart, restoreAfterCompact),
 	"UserPromptSubmit":   all(pinDirectives, usageWarnings, recallOnPrompt),
 	"PreToolUse":         preToolUse,
 	"PostToolUse":        postToolUse,
 	"PostToolUseFailure": postToolUseFailure,
-	"PreCompact":         all(indexJournal, preserve),
-	"Stop":               all(indexJournal, archiveTurn, pruneOverLimit),
+	"PreCompact":         all(forgetReads, indexJournal, preserve),
+	"Stop":               all(indexJournal, proveReplacements, archiveTurn, pruneOverLimit),
 	"SubagentStop":       nothing,
-	"SessionEnd":         all(indexJournal, archiveTurn, startTeamSync, tendAtSessionEnd),
+	"SessionEnd":         all(forgetReads, indexJournal, proveReplacements, archiveTurn, startTeamSync, tendAtSessionEnd),
 }
 
 // nothing is the policy of an event that is only recorded (the dispatcher

@@ -13,12 +13,12 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -32,10 +32,28 @@ import (
 // handler runs one event's policy. A nil reply means no output.
 type handler func(ctx context.Context, c *Call) (*Reply, error)
 
-// Main runs one hook call and returns the process exit code: always 0.
+// Main runs one hook call of Claude Code and returns the process exit
+// code: always 0.
 func Main(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer) int {
+	return MainAgent(start, "", env, stdin, stdout)
+}
+
+// MainAgent is Main for the client the hook's command line names (`ctxkeep
+// hook --agent codex`): "" is Claude Code, ctxkeep.AgentCodex Codex, whose
+// payloads look alike but are answered differently. A client ctxkeep does
+// not know gets its calls recorded and nothing else.
+func MainAgent(start time.Time, agent string, env app.Env, stdin io.Reader, stdout io.Writer) int {
 	noGC()
-	run(start, env, stdin, stdout, handlers)
+	table := handlers
+	switch agent {
+	case "", ctxkeep.AgentClaudeCode:
+		agent = ""
+	case ctxkeep.AgentCodex:
+		table = codexHandlers
+	default:
+		table = nil
+	}
+	runAs(start, agent, env, stdin, stdout, table)
 	return 0
 }
 
@@ -50,6 +68,10 @@ func noGC() {
 }
 
 func run(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer, table map[string]handler) {
+	runAs(start, "", env, stdin, stdout, table)
+}
+
+func runAs(start time.Time, agent string, env app.Env, stdin io.Reader, stdout io.Writer, table map[string]handler) {
 	if config.Truthy(env.Getenv("CTXKEEP_DISABLE")) {
 		return // the quick bypass: not even stdin is read
 	}
@@ -78,7 +100,7 @@ func run(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer, table 
 		logf("%v; passing through", err)
 		return
 	}
-	c := &Call{App: a, Event: ev, Payload: payload, Config: cfg, logf: logf}
+	c := &Call{App: a, Agent: agent, Event: ev, Payload: payload, Config: cfg, logf: logf}
 	defer c.close()
 
 	reply, outcome, err := dispatch(c, table)
@@ -101,11 +123,13 @@ func run(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer, table 
 }
 
 func decode(payload []byte) (*Event, error) {
-	if len(strings.TrimSpace(string(payload))) == 0 {
+	if len(bytes.TrimSpace(payload)) == 0 {
 		return nil, errors.New("empty payload")
 	}
 	var ev Event
-	if err := fastjson.Unmarshal(payload, &ev); err != nil {
+	// The tool's input and output stay slices of the payload, which the
+	// call keeps: a megabyte of output is not copied before it is read.
+	if err := fastjson.UnmarshalAliased(payload, &ev); err != nil {
 		return nil, fmt.Errorf("bad payload (%d bytes): %w", len(payload), err)
 	}
 	if ev.HookEventName == "" {

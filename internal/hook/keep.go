@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/store"
@@ -30,18 +31,19 @@ func archiveTurn(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil || !res.Usage.Known() || res.Usage.Compacted {
 		return nil, err
 	}
-	percent := c.limitsFor(res.Usage.Model).OfThreshold(res.Usage.Tokens)
+	percent := c.limits(res.Usage, res.Usage.Tokens).OfThreshold(res.Usage.Tokens)
 	_, err = keep.UpdateCold(ctx, st, s, res.Turns, percent, c.isCheck, c.Env.Now())
 	return nil, err
 }
 
 // limitsFor are the session's context thresholds, as the client computes
 // them for the model: the window it reported to the statusline if it did,
-// else the configured one.
-func (c *Call) limitsFor(model string) watch.Limits {
+// else the configured one, or a larger one if the session's context has
+// gone past it (peak: the largest size seen).
+func (c *Call) limitsFor(model string, peak int64) watch.Limits {
 	var status watch.StatusState
 	_ = watch.Load(watch.StatusPath(watch.Dir(c.Dirs.State), c.Event.SessionID), &status)
-	return watch.Compute(watch.Window(c.Config, model, status.Window), watch.ReadClientEnv(c.Env.Getenv))
+	return watch.LimitsFor(c.Config, model, status.Window, max(peak, status.Peak), watch.ReadClientEnv(c.Env.Getenv))
 }
 
 // isCheck tells test, build and lint commands from the rest.
@@ -128,12 +130,16 @@ func (c *Call) keepSession() (*store.Store, keep.Session, error) {
 	if err != nil {
 		return nil, keep.Session{}, err
 	}
-	return st, keep.Session{ID: c.Event.SessionID, Project: c.Project, Transcript: path}, nil
+	s := keep.Session{ID: c.Event.SessionID, Project: c.Project, Transcript: path}
+	if c.Agent == ctxkeep.AgentCodex {
+		s.Agent, s.Reader = c.Agent, codex.Reader{}
+	}
+	return st, s, nil
 }
 
 func (c *Call) keepOptions() keep.Options {
 	cfg := c.Config
-	return keep.Options{
+	o := keep.Options{
 		PreserveBudget:   cfg.Keep.PreserveBudget,
 		RestoreBudget:    cfg.Restore.Budget,
 		Relevant:         cfg.Keep.Relevant,
@@ -142,4 +148,8 @@ func (c *Call) keepOptions() keep.Options {
 		IsCheck:          c.isCheck,
 		Now:              c.Env.Now(),
 	}
+	if c.Agent == ctxkeep.AgentCodex {
+		o.RestoreBudget = min(o.RestoreBudget, codex.MaxHookText) // Codex cuts longer hook text
+	}
+	return o
 }

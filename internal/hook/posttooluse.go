@@ -7,10 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"unsafe"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -23,13 +26,21 @@ import (
 // that are not text get no reply at all.
 func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	ev := c.Event
+	c.replies = true
 	in := claudecode.ParseInput(ev.ToolInput)
 	out, err := claudecode.ReadOutput(ev.ToolName, ev.ToolResponse)
 	if err != nil {
 		return nil, nil // not text: images, background tasks, tools ctxkeep does not know
 	}
+	if ev.ToolName == "Read" {
+		if reply, err := c.rereadPointer(ctx, in, out); reply != nil || err != nil {
+			return reply, err
+		}
+	}
 	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
-	if swap.Decide(call, out.Text, c.Config) != "" {
+	why := swap.Decide(call, out.Text, c.Config)
+	cd := swap.Condensing(call, out.Text, c.Config)
+	if why != "" && (why != swap.BelowThreshold || cd == nil) {
 		return nil, nil
 	}
 	sessionDir, err := claudecode.SessionDir(ev.TranscriptPath, ev.SessionID)
@@ -51,19 +62,25 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		Exit:     exitStatus(ev.ToolName),
 		FilePath: in.FilePath,
 	}
-	view, err := c.putOutput(ctx, &item, sessionDir)
-	if err != nil {
-		return nil, err
+	view, err := c.putOutput(ctx, &item, sessionDir, c.renderer(cd, why == ""), why != "")
+	if err != nil || view == "" {
+		return nil, err // "": not condensed enough to be worth replacing
 	}
-	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn {
+	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn && why == "" {
 		c.large = &ctxkeep.LargeOutput{Project: c.Project, Command: swap.Unwrap(in.Command), Chars: len(text)}
 	}
+	return c.replace(out, view)
+}
+
+// replace is the reply that puts view in place of out, in the tool's own
+// output shape.
+func (c *Call) replace(out claudecode.Output, view string) (*Reply, error) {
 	repl, err := out.Replace(view)
 	if err != nil {
 		return nil, err
 	}
 	return &Reply{Specific: &SpecificOutput{
-		HookEventName:        ev.HookEventName,
+		HookEventName:        c.Event.HookEventName,
 		UpdatedToolOutput:    repl.ToolOutput,
 		UpdatedMCPToolOutput: repl.MCPOutput,
 	}}, nil
@@ -89,7 +106,7 @@ func fullText(out claudecode.Output, sessionDir string, max int64) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("read the client's persisted output: %w", err)
 	}
-	return string(b), nil
+	return unsafe.String(unsafe.SliceData(b), len(b)), nil // b is never changed: no copy
 }
 
 // exitStatus is what PostToolUse says of a Bash command: it fires only for
@@ -103,19 +120,39 @@ func exitStatus(tool string) int {
 
 func viewBudget(c *Call) swap.Budget {
 	v := c.Config.View
-	return swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
+	b := swap.Budget{Chars: v.Budget, Summary: v.SummaryLength, KeyLines: v.KeyPatterns, KeepSecrets: !c.Config.Privacy.Redact}
+	if c.Agent == ctxkeep.AgentCodex {
+		b.Chars = min(b.Chars, codex.MaxHookText) // Codex cuts longer hook text
+	}
+	return b
 }
 
-// putOutput stores the original durably and indexes it, and returns its
-// view. The blob put (hash, compression, fsync), the readable copy and the
-// view are independent and run at once; the entry is committed only after
-// all three, and only after putOutput returns may the model see the view.
-func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) (string, error) {
+// renderer is what the model sees of an output (swap.Render): the view of
+// an output over its threshold (over), or the condensed output cd makes
+// of it.
+func (c *Call) renderer(cd *swap.Condenser, over bool) func(swap.Item) (string, swap.Stats) {
+	return func(it swap.Item) (string, swap.Stats) {
+		return swap.Render(it, cd, over, viewBudget(c), c.Config.Swap.CondenseMinSaving)
+	}
+}
+
+// putOutput stores the original durably and indexes it, and returns what
+// render makes of it for the model. When render may decline (small: an
+// output below its threshold that may not be worth condensing), it runs
+// first, and an output it declines ("") is not stored. Otherwise the blob
+// put (hash, compression, fsync), the readable copy and the rendering are
+// independent and run at once. The entry is committed only after all
+// three, and only after putOutput returns may the model see the view.
+// Without a sessionDir (Codex has no folder its agent reads such copies
+// from) there is no copy: the view points to `ctxkeep show`.
+func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, render func(swap.Item) (string, swap.Stats), small bool) (string, error) {
 	st, err := c.Store()
 	if err != nil {
 		return "", err
 	}
-	it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
+	if sessionDir != "" {
+		it.CopyPath = filepath.Join(claudecode.ToolResultsDir(sessionDir), swap.CopyPrefix+it.ID+".txt")
+	}
 	if c.Config.Privacy.RedactStore {
 		it.Text = redact.String(it.Text) // the blob and the copy keep no secret either
 	}
@@ -123,13 +160,27 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	if c.Config.Privacy.Redact {
 		input = redact.String(input) // listed, restored and searched
 	}
+	var view string
+	var stats swap.Stats
+	if small { // decide first, store only what is replaced
+		if view, stats = render(*it); view == "" {
+			return "", nil
+		}
+	}
 	var staged store.Staged
 	var putErr, copyErr error
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); staged, putErr = st.Stage([]byte(it.Text)) }()
-	go func() { defer wg.Done(); copyErr = writeCopy(it.CopyPath, it.Text) }()
-	view, stats := swap.View(*it, viewBudget(c))
+	go func() { defer wg.Done(); staged, putErr = st.Stage(bytesOf(it.Text)) }()
+	go func() {
+		defer wg.Done()
+		if it.CopyPath != "" {
+			copyErr = writeCopy(it.CopyPath, it.Text)
+		}
+	}()
+	if !small {
+		view, stats = render(*it)
+	}
 	wg.Wait()
 	if putErr != nil {
 		return "", putErr
@@ -137,12 +188,16 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string) 
 	if copyErr != nil {
 		c.logf("%s session=%s: readable copy: %v", c.Event.HookEventName, c.Event.SessionID, copyErr)
 		it.CopyPath = "" // the view then points to `ctxkeep show` only
-		view, stats = swap.View(*it, viewBudget(c))
+		view, stats = render(*it)
 	}
 	e := ctxkeep.Entry{
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,
 		Tool: it.Tool, Input: input, Chars: stats.Chars, Lines: stats.Lines, ViewChars: stats.ViewChars,
 		Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath, Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
+		Kind: stats.Kind,
+	}
+	if c.replies {
+		e.Replacement = proof.Sum(view)
 	}
 	if it.Exit != swap.NoExit {
 		code := it.Exit
@@ -164,5 +219,10 @@ func writeCopy(path, text string) error {
 	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s is not a folder (a symbolic link?)", dir)
 	}
-	return fsx.WriteFileReplace(path, []byte(text), fsx.FilePerm)
+	return fsx.WriteFileReplace(path, bytesOf(text), fsx.FilePerm)
 }
+
+// bytesOf is s as bytes, without copying it: for a megabyte of output that
+// is only hashed, compressed and written out (never changed), a copy is a
+// megabyte of fresh memory for nothing.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

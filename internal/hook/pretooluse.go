@@ -36,6 +36,14 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	if !perms.AllowsBash(ev.PermissionMode, in.Command) {
 		return nil, nil
 	}
+	return c.wrap(in.Command, "ctxkeep keeps the whole output of a command your settings already allow")
+}
+
+// wrap rewrites the call's command to run through the wrapper, with a
+// spec beside its spool for `ctxkeep capture`, and grants the rewrite
+// (the permission decision a rewrite needs, in both clients).
+func (c *Call) wrap(command, reason string) (*Reply, error) {
+	ev := c.Event
 	if err := validToolUseID(ev.ToolUseID); err != nil {
 		return nil, err // the id names the spool file
 	}
@@ -45,12 +53,12 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	}
 	spool := filepath.Join(c.Dirs.Spool(), ev.ToolUseID)
 	if err := writeSpec(spool, captureSpec{
-		SessionID: ev.SessionID, ToolUseID: ev.ToolUseID, AgentID: ev.AgentID,
-		TranscriptPath: ev.TranscriptPath, Cwd: ev.Cwd, Project: c.Project, Command: in.Command,
+		SessionID: ev.SessionID, ToolUseID: ev.ToolUseID, AgentID: ev.AgentID, Agent: c.Agent,
+		TranscriptPath: ev.TranscriptPath, Cwd: ev.Cwd, Project: c.Project, Command: command,
 	}); err != nil {
 		return nil, err
 	}
-	rewritten, err := withCommand(ev.ToolInput, swap.Wrap(in.Command, exe, spool))
+	rewritten, err := withCommand(ev.ToolInput, swap.Wrap(command, exe, spool))
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +66,7 @@ func preToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		HookEventName:            ev.HookEventName,
 		UpdatedInput:             rewritten,
 		PermissionDecision:       "allow",
-		PermissionDecisionReason: "ctxkeep keeps the whole output of a command your settings already allow",
+		PermissionDecisionReason: reason,
 	}}, nil
 }
 
@@ -110,6 +118,7 @@ type captureSpec struct {
 	SessionID      string `json:"session_id"`
 	ToolUseID      string `json:"tool_use_id"`
 	AgentID        string `json:"agent_id,omitempty"`
+	Agent          string `json:"agent,omitempty"` // the client: "" for Claude Code
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	Project        string `json:"project"` // the Bash tool's environment has no CLAUDE_PROJECT_DIR

@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// Event is a Claude Code hook payload (claude-code-hooks.md §2–3). One flat
+// Event is a Claude Code hook payload (claude-code-hooks.md §2–3), or a
+// Codex one, which has the same fields (codex-hooks.md §5). One flat
 // struct serves every event: it is decoded once, and each handler reads the
 // fields its event carries. Tool inputs and outputs stay raw until a policy
 // needs them.
@@ -19,6 +20,7 @@ type Event struct {
 	PromptID       string `json:"prompt_id,omitempty"`
 	AgentID        string `json:"agent_id,omitempty"` // inside subagents
 	AgentType      string `json:"agent_type,omitempty"`
+	TurnID         string `json:"turn_id,omitempty"` // Codex: the turn of the call
 
 	// SessionStart.
 	Source        string `json:"source,omitempty"` // startup, resume, clear, compact, fork

@@ -41,7 +41,12 @@ func readPayload(r io.Reader, limit int64, wait time.Duration) ([]byte, error) {
 // without what may follow), until the end of the stream, or past limit.
 func readObject(r io.Reader, limit int64) ([]byte, error) {
 	var sc objectEnd
-	b := make([]byte, 0, 64<<10)
+	// One buffer for any payload up to the limit, read in place: the
+	// memory is reserved, not touched, so only the pages the payload
+	// fills are ever faulted in (a fresh process's heap comes zeroed from
+	// the kernel), and nothing is copied as it grows. Past firstRead (a
+	// limit set very high), the buffer doubles.
+	b := make([]byte, 0, min(limit+1, firstRead))
 	for {
 		if len(b) == cap(b) { // double, up to one byte past the limit
 			b = slices.Grow(b, int(min(int64(len(b)), limit+1-int64(len(b)))))
@@ -63,6 +68,9 @@ func readObject(r io.Reader, limit int64) ([]byte, error) {
 		}
 	}
 }
+
+// firstRead is the most stdin's buffer reserves up front.
+const firstRead = 64 << 20
 
 // objectEnd finds where the JSON value at the start of a stream ends, one
 // read at a time, without decoding it: it follows only string quotes and

@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
 // swapFixture is a fixture with a migrated index and a client session
@@ -70,7 +73,7 @@ func bash(stdout string) map[string]any {
 func TestPostToolUseSwapsALargeBashOutput(t *testing.T) {
 	f := newSwapFixture(t)
 	text := strings.Repeat("=== RUN   TestX\n", 500) + "--- FAIL: TestX\n"
-	reply := f.post("Bash", map[string]any{"command": "go test ./..."}, bash(text))
+	reply := f.post("Bash", map[string]any{"command": "./scripts/e2e.sh"}, bash(text))
 	if reply == nil {
 		t.Fatalf("no reply; log: %s", f.log())
 	}
@@ -95,6 +98,73 @@ func TestPostToolUseSwapsALargeBashOutput(t *testing.T) {
 	}
 }
 
+// goTestV is a passing go test -v of n tests.
+func goTestV(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "=== RUN   TestCase%02d\n--- PASS: TestCase%02d (0.00s)\n", i, i)
+	}
+	b.WriteString("PASS\nok  \texample.com/shop\t0.012s\n")
+	return b.String()
+}
+
+// A test run below the Bash threshold comes back condensed — counts,
+// exit status, first and last lines, the way back — and is stored
+// exactly, like a swapped output.
+func TestPostToolUseCondensesASmallTestRun(t *testing.T) {
+	f := newSwapFixture(t)
+	text := goTestV(80)
+	if len(text) > 6144 {
+		t.Fatalf("%d bytes: not below the threshold", len(text))
+	}
+	reply := f.post("Bash", map[string]any{"command": "go test -v ./..."}, bash(text))
+	if reply == nil {
+		t.Fatalf("no reply; log: %s", f.log())
+	}
+	var out struct {
+		Stdout string `json:"stdout"`
+	}
+	json.Unmarshal(reply["updatedToolOutput"], &out)
+	for _, want := range []string{"[ctxkeep] go test output condensed", "passed tests: 80", "test starts: 80", "exit status 0",
+		"=== RUN   TestCase00\n", "PASS\nok  \texample.com/shop\t0.012s\n", "ctxkeep show "} {
+		if !strings.Contains(out.Stdout, want) {
+			t.Errorf("condensed output lacks %q:\n%s", want, out.Stdout)
+		}
+	}
+	if len(out.Stdout) > len(text)*7/10 {
+		t.Errorf("%d of %d bytes", len(out.Stdout), len(text))
+	}
+	es := f.entries()
+	if len(es) != 1 || es[0].Kind != swap.KindCondensed || es[0].Chars != len(text) || es[0].ViewChars != utf8.RuneCountInString(out.Stdout) {
+		t.Fatalf("entries = %+v", es)
+	}
+	if data, err := f.openStore(t, store.Existing).Open(context.Background(), es[0].Hash); err != nil || string(data) != text {
+		t.Fatalf("stored blob: %v", err)
+	}
+}
+
+// A small output that its condenser would not shrink by
+// swap.condense_min_saving stays whole and is not stored; with
+// swap.condense off, nothing is condensed.
+func TestPostToolUseCondensesOnlyWhenItSaves(t *testing.T) {
+	f := newSwapFixture(t)
+	if reply := f.post("Bash", map[string]any{"command": "go test -v ./..."}, bash(goTestV(3))); reply != nil {
+		t.Errorf("3 tests condensed: %s", reply["updatedToolOutput"])
+	}
+	f.vars["CTXKEEP_SWAP_CONDENSE_MIN_SAVING"] = "90"
+	if reply := f.post("Bash", map[string]any{"command": "go test -v ./..."}, bash(goTestV(80))); reply != nil {
+		t.Errorf("condensed below a 90%% saving: %s", reply["updatedToolOutput"])
+	}
+	f.vars["CTXKEEP_SWAP_CONDENSE_MIN_SAVING"] = "30"
+	f.vars["CTXKEEP_SWAP_CONDENSE"] = "false"
+	if reply := f.post("Bash", map[string]any{"command": "go test -v ./..."}, bash(goTestV(80))); reply != nil {
+		t.Errorf("condensed with swap.condense off: %s", reply["updatedToolOutput"])
+	}
+	if es := f.entries(); len(es) != 0 {
+		t.Errorf("stored %+v", es)
+	}
+}
+
 func TestPostToolUseLeavesSmallAndWholeOutputs(t *testing.T) {
 	f := newSwapFixture(t)
 	big := strings.Repeat("x\n", 5000)
@@ -104,7 +174,7 @@ func TestPostToolUseLeavesSmallAndWholeOutputs(t *testing.T) {
 		response any
 	}{
 		"small":       {"Bash", map[string]any{"command": "go test"}, bash("ok")},
-		"trivial":     {"Bash", map[string]any{"command": "git status"}, bash(big)},
+		"trivial":     {"Bash", map[string]any{"command": "git branch -a"}, bash(big)},
 		"CLAUDE.md":   {"Read", map[string]any{"file_path": "/p/CLAUDE.md"}, map[string]any{"type": "text", "file": map[string]any{"filePath": "/p/CLAUDE.md", "content": big, "numLines": 5000, "startLine": 1, "totalLines": 5000}}},
 		"image":       {"Read", map[string]any{"file_path": "/p/x.png"}, map[string]any{"type": "image", "file": map[string]any{"base64": big, "type": "image/png", "originalSize": 1}}},
 		"unknown":     {"Edit", map[string]any{"file_path": "/p/x"}, map[string]any{"filePath": "/p/x", "originalFile": big}},

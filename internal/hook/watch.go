@@ -25,7 +25,7 @@ func usageWarnings(ctx context.Context, c *Call) (*Reply, error) {
 	if err := watch.Load(path, &st); err != nil {
 		return nil, err
 	}
-	if err := st.Advance(ev.TranscriptPath); errors.Is(err, fs.ErrNotExist) {
+	if err := c.advance(&st.Progress); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // the first prompt of a session: nothing written yet
 	} else if err != nil {
 		return nil, err
@@ -52,9 +52,9 @@ func (c *Call) crossing(st *watch.WarnState, levels []int) (watch.Warning, bool)
 		st.Cross(nil, 0) // a compaction still starts a new cycle
 		return watch.Warning{}, false
 	}
-	limits := c.limitsFor(u.Model)
+	limits := c.limits(u, st.Peak)
 	level, ok := st.Cross(levels, limits.OfThreshold(u.Tokens))
-	return watch.Warning{Level: level, Last: level == levels[len(levels)-1], Tokens: u.Tokens, Limits: limits}, ok
+	return watch.Warning{Level: level, Last: level == levels[len(levels)-1], Tokens: u.Tokens, Limits: limits, Client: c.clientName()}, ok
 }
 
 // kept returns what swap kept out of the session, or nil when the index

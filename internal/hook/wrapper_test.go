@@ -2,7 +2,9 @@ package hook
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/learned"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
@@ -123,12 +126,19 @@ func TestWrapperWrapsLearnedCommands(t *testing.T) {
 	}
 }
 
-// capture runs `ctxkeep capture` on a spool holding output.
+// capture runs `ctxkeep capture` on a spool holding output of a
+// command no condenser knows.
 func (f *swapFixture) capture(output string, rc int) string {
+	f.t.Helper()
+	return f.captureOf("./scripts/e2e.sh --all", output, rc)
+}
+
+// captureOf runs `ctxkeep capture` on a spool holding command's output.
+func (f *swapFixture) captureOf(command, output string, rc int) string {
 	f.t.Helper()
 	spool := filepath.Join(f.dirs().Spool(), "toolu_w1")
 	os.MkdirAll(filepath.Dir(spool), 0o700)
-	writeSpec(spool, captureSpec{SessionID: session, ToolUseID: "toolu_w1", TranscriptPath: f.transcript, Cwd: "/p/sub", Project: "/p", Command: "go test ./..."})
+	writeSpec(spool, captureSpec{SessionID: session, ToolUseID: "toolu_w1", TranscriptPath: f.transcript, Cwd: "/p/sub", Project: "/p", Command: command})
 	os.WriteFile(spool+".out", []byte(output), 0o600)
 	var out bytes.Buffer
 	if code := Capture(f.env(), spool, rc, &out); code != 0 {
@@ -150,11 +160,44 @@ func TestCapture(t *testing.T) {
 	if !strings.Contains(got, "exit status 1") || !strings.Contains(got, "L801: --- FAIL: TestX") || len(got) > 2500 {
 		t.Fatalf("view:\n%s", got)
 	}
-	if es := f.entries(); len(es) != 1 || es[0].Chars != len(big) || *es[0].ExitCode != 1 || es[0].Input != "go test ./..." {
+	if es := f.entries(); len(es) != 1 || es[0].Chars != len(big) || *es[0].ExitCode != 1 || es[0].Input != "./scripts/e2e.sh --all" {
 		t.Fatalf("entries %+v", es)
 	}
-	if l, _ := learned.Load(f.dirs().Learned()); l.Match("/p", "go test ./internal/...") == "" {
+	if l, _ := learned.Load(f.dirs().Learned()); l.Match("/p", "./scripts/e2e.sh --quick") == "" {
 		t.Errorf("command not learned: %+v", l)
+	}
+}
+
+// A failing test run below the Bash threshold, captured by the wrapper,
+// is printed condensed: its failure with the cause, its counts and exit
+// status, the passing tests folded; the original is stored exactly.
+func TestCaptureCondenses(t *testing.T) {
+	f := newSwapFixture(t)
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "=== RUN   TestCase%d\n--- PASS: TestCase%d (0.00s)\n", i, i)
+	}
+	b.WriteString("=== RUN   TestRefund\n    refund_test.go:42: got 1999 want 2000\n--- FAIL: TestRefund (0.00s)\nFAIL\nexit status 1\nFAIL\texample.com/shop\t0.012s\n")
+	text := b.String()
+	got := f.captureOf("go test -v ./...", text, 1)
+	for _, want := range []string{"[ctxkeep] go test output condensed", "passed tests: 60", "exit status 1",
+		"    refund_test.go:42: got 1999 want 2000\n--- FAIL: TestRefund (0.00s)\n", "FAIL\texample.com/shop\t0.012s\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("printed output lacks %q:\n%s", want, got)
+		}
+	}
+	if len(got) >= len(text)*7/10 {
+		t.Errorf("printed %d of %d bytes", len(got), len(text))
+	}
+	es := f.entries()
+	if len(es) != 1 || es[0].Chars != len(text) || es[0].Kind != swap.KindCondensed {
+		t.Fatalf("entries %+v", es)
+	}
+	if data, err := f.openStore(t, store.Existing).Open(context.Background(), es[0].Hash); err != nil || string(data) != text {
+		t.Fatalf("stored %q, %v", data, err)
+	}
+	if l, _ := learned.Load(f.dirs().Learned()); l.Match("/p", "go test ./...") != "" {
+		t.Errorf("a small output's command learned as large: %+v", l)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
@@ -25,6 +26,58 @@ type Session struct {
 	ID         string
 	Project    string
 	Transcript string
+	// Agent is the client the session runs in (ctxkeep.AgentClaudeCode when
+	// empty), and Reader reads its transcript (Claude Code's when nil).
+	Agent  string
+	Reader Reader
+}
+
+// A Reader reads one client's session transcript from a cursor: every
+// line from there on, cut into turns. The agents' adapters implement it;
+// the archive and the working state only see its turns.
+type Reader interface {
+	// Read reads the transcript at path from the line at from, which starts
+	// a turn (or the file), and takes every line read into usage. A file
+	// shorter than the cursor is an error wrapping transcript.ErrShrunk.
+	Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*Read, error)
+}
+
+// Read is what a Reader found from the cursor on.
+type Read struct {
+	Turns     []Turn    // in order; the last may still grow
+	Summaries []Summary // the compaction summaries the client wrote, in order
+	Usage     ctxkeep.Usage
+	Next      transcript.Cursor // the end of the last whole line read
+	Problems  int               // lines that could not be read
+}
+
+// Turn is one turn of the conversation and where its first line is.
+type Turn struct {
+	transcript.Turn // what archive.FromTurn reads: texts, calls, times
+	// At is the cursor of the turn's first line; zero for records before
+	// the first prompt that have no line (nothing to resume from).
+	At transcript.Cursor
+}
+
+// Summary is a compaction summary and where it is.
+type Summary struct {
+	Text   string
+	Time   time.Time
+	Offset int64
+}
+
+func (s Session) reader() Reader {
+	if s.Reader == nil {
+		return claudeReader{}
+	}
+	return s.Reader
+}
+
+func (s Session) agent() string {
+	if s.Agent == "" {
+		return ctxkeep.AgentClaudeCode
+	}
+	return s.Agent
 }
 
 // ArchiveResult says what an archive run did.
@@ -49,24 +102,23 @@ func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, e
 	if !ok || cur.Transcript != s.Transcript {
 		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
 	}
-	f, err := transcript.ReadFile(s.Transcript, transcript.Cursor{Offset: cur.Offset, Line: cur.Line})
+	r := s.reader()
+	f, err := r.Read(s.Transcript, transcript.Cursor{Offset: cur.Offset, Line: cur.Line}, cur.Usage)
 	if errors.Is(err, transcript.ErrShrunk) {
 		// Rewritten under us (a purge): read it all again; turns are
 		// replaced by index, nothing is duplicated.
 		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
-		f, err = transcript.ReadFile(s.Transcript, transcript.Cursor{})
+		f, err = r.Read(s.Transcript, transcript.Cursor{}, ctxkeep.Usage{})
 	}
 	if err != nil {
 		return res, fmt.Errorf("archive %s: %w", s.Transcript, err)
 	}
-	res.Read, res.Problems = f.Next.Offset-cur.Offset, len(f.Problems)
+	res.Read, res.Problems = f.Next.Offset-cur.Offset, f.Problems
 	chunks, next, err := chunksOf(ctx, st, s, f, cur)
 	if err != nil {
 		return res, err
 	}
-	for i := range f.Records {
-		transcript.UpdateUsage(&next.Usage, &f.Records[i])
-	}
+	next.Usage = f.Usage
 	if res.Written, err = st.SaveChunks(ctx, s.ID, chunks, next); err != nil {
 		return res, err
 	}
@@ -74,14 +126,13 @@ func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, e
 	return res, nil
 }
 
-// chunksOf cuts the records read into turn chunks (and compaction summary
+// chunksOf cuts what was read into turn chunks (and compaction summary
 // chunks), numbering turns from the cursor's, and returns the cursor for
 // next time: the start of the last turn.
-func chunksOf(ctx context.Context, st ctxkeep.Store, s Session, f *transcript.File, cur ctxkeep.ArchiveCursor) ([]ctxkeep.Chunk, ctxkeep.ArchiveCursor, error) {
+func chunksOf(ctx context.Context, st ctxkeep.Store, s Session, f *Read, cur ctxkeep.ArchiveCursor) ([]ctxkeep.Chunk, ctxkeep.ArchiveCursor, error) {
 	next := cur
 	next.Transcript = s.Transcript
-	turns := transcript.Turns(f.Records)
-	if len(turns) == 0 {
+	if len(f.Turns) == 0 {
 		return nil, next, nil
 	}
 	lookup, err := swapLookup(ctx, st, s.ID)
@@ -89,56 +140,26 @@ func chunksOf(ctx context.Context, st ctxkeep.Store, s Session, f *transcript.Fi
 		return nil, next, err
 	}
 	var chunks []ctxkeep.Chunk
-	starts := make([]int64, len(turns))
-	for i, t := range turns {
-		index := cur.Turn + i
-		chunks = append(chunks, archive.FromTurn(s.ID, s.Project, index, t, lookup))
-		starts[i] = start(t)
+	starts := make([]int64, len(f.Turns))
+	for i, t := range f.Turns {
+		c := archive.FromTurn(s.ID, s.Project, cur.Turn+i, t.Turn, lookup)
+		c.Agent = s.agent()
+		chunks = append(chunks, c)
+		starts[i] = t.At.Offset
 	}
-	chunks = append(chunks, summaries(s, f.Records, starts, cur.Turn)...)
-	last := turns[len(turns)-1]
-	next.Turn = cur.Turn + len(turns) - 1
-	next.Offset, next.Line = start(last), startLine(last)
+	for _, sum := range f.Summaries {
+		turn := sort.Search(len(starts), func(k int) bool { return starts[k] > sum.Offset }) - 1
+		c := archive.FromSummary(s.ID, s.Project, cur.Turn+max(turn, 0), sum.Text, sum.Time)
+		c.Agent = s.agent()
+		chunks = append(chunks, c)
+	}
+	last := f.Turns[len(f.Turns)-1]
+	next.Turn = cur.Turn + len(f.Turns) - 1
+	next.Offset, next.Line = last.At.Offset, last.At.Line
 	if next.Offset < cur.Offset { // a first turn without records: keep the old cursor
 		next.Offset, next.Line = cur.Offset, cur.Line
 	}
 	return chunks, next, nil
-}
-
-// summaries archives the compaction summaries among the records, each under
-// the index of the turn it happened in.
-func summaries(s Session, recs []transcript.Record, starts []int64, first int) []ctxkeep.Chunk {
-	var out []ctxkeep.Chunk
-	for i := range recs {
-		r := &recs[i]
-		if !r.IsCompactSummary || !r.MainThread() {
-			continue
-		}
-		turn := sort.Search(len(starts), func(k int) bool { return starts[k] > r.Offset }) - 1
-		out = append(out, archive.FromSummary(s.ID, s.Project, first+max(turn, 0), r))
-	}
-	return out
-}
-
-// start is the byte offset of a turn's first line.
-func start(t transcript.Turn) int64 {
-	if t.Prompt != nil {
-		return t.Prompt.Offset
-	}
-	if len(t.Records) > 0 {
-		return t.Records[0].Offset
-	}
-	return 0
-}
-
-func startLine(t transcript.Turn) int {
-	if t.Prompt != nil {
-		return t.Prompt.Line - 1
-	}
-	if len(t.Records) > 0 {
-		return t.Records[0].Line - 1
-	}
-	return 0
 }
 
 // swapLookup finds the outputs ctxkeep swapped out of the session, by the

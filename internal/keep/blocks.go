@@ -83,7 +83,7 @@ func RestoreBlock(in RestoreInput) string {
 	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
 		"`ctxkeep recall KEY` prints a turn exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
 		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns)
-	tail := "\nTo look further back: `ctxkeep search \"what you need\"` (add --project for other sessions of this project).\n"
+	tail := "\nTo look further back: `ctxkeep search \"what you need\"` searches this project's sessions, this one included (--all: every project's).\n"
 	sections := []section{
 		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
 		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},

@@ -36,7 +36,7 @@ import (
 
 // chunkColumns are the columns a chunk is read from, in scanChunk's order;
 // owner comes last, for team search.
-const chunkColumns = `key, session_id, project, kind, turn, ts_start, ts_end, prompt, summary, body, meta, owner`
+const chunkColumns = `key, session_id, project, kind, agent, turn, ts_start, ts_end, prompt, summary, body, meta, owner`
 
 // The weights of the vector's parts, as the local index weighs its columns:
 // prompt 4 (A), files 3 (B), summary 2 (C), body and outputs 1 (D).
@@ -48,17 +48,18 @@ const rankWeights = `'{0.1, 0.2, 0.3, 0.4}'`
 // grew, outputs whose text is now pushed), so that pushing or saving the
 // same chunk twice writes nothing. Its vector is made by the server from
 // the parts indexText prepared.
-const upsertChunk = `INSERT INTO chunks (key, session_id, project, kind, turn, ts_start, ts_end,
+const upsertChunk = `INSERT INTO chunks (key, session_id, project, kind, agent, turn, ts_start, ts_end,
 		prompt, summary, body, body_hash, meta, files, tsv)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-		setweight(to_tsvector('english', $14), 'A') || setweight(to_tsvector('english', $15), 'B') ||
-		setweight(to_tsvector('english', $16), 'C') || setweight(to_tsvector('english', $17), 'D'))
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+		setweight(to_tsvector('english', $15), 'A') || setweight(to_tsvector('english', $16), 'B') ||
+		setweight(to_tsvector('english', $17), 'C') || setweight(to_tsvector('english', $18), 'D'))
 	ON CONFLICT (key) DO UPDATE SET session_id = EXCLUDED.session_id, project = EXCLUDED.project,
-		kind = EXCLUDED.kind, turn = EXCLUDED.turn, ts_start = EXCLUDED.ts_start, ts_end = EXCLUDED.ts_end,
+		kind = EXCLUDED.kind, agent = EXCLUDED.agent, turn = EXCLUDED.turn, ts_start = EXCLUDED.ts_start, ts_end = EXCLUDED.ts_end,
 		prompt = EXCLUDED.prompt, summary = EXCLUDED.summary, body = EXCLUDED.body,
 		body_hash = EXCLUDED.body_hash, meta = EXCLUDED.meta, files = EXCLUDED.files, tsv = EXCLUDED.tsv,
 		pushed_at = now()
-	WHERE chunks.body_hash <> EXCLUDED.body_hash OR chunks.project <> EXCLUDED.project OR chunks.tsv <> EXCLUDED.tsv`
+	WHERE chunks.body_hash <> EXCLUDED.body_hash OR chunks.project <> EXCLUDED.project OR chunks.agent <> EXCLUDED.agent
+		OR chunks.tsv <> EXCLUDED.tsv`
 
 // queueChunk adds the upsert of c to b.
 func queueChunk(b *pgx.Batch, c ctxkeep.Chunk) *pgx.QueuedQuery {
@@ -68,7 +69,7 @@ func queueChunk(b *pgx.Batch, c ctxkeep.Chunk) *pgx.QueuedQuery {
 	if len(c.Outputs) > 0 {
 		body += "\n" + strings.Join(c.Outputs, "\n")
 	}
-	return b.Queue(upsertChunk, c.Key, c.SessionID, c.Project, c.Kind, c.Turn, nullTime(c.Start), nullTime(c.End),
+	return b.Queue(upsertChunk, c.Key, c.SessionID, c.Project, c.Kind, c.Agent, c.Turn, nullTime(c.Start), nullTime(c.End),
 		clean(c.Prompt), clean(c.Summary), clean(c.Body), c.BodyHash(), meta, clean(strings.Join(files, "\n")),
 		indexText(c.Prompt, maxIndexed), indexText(strings.Join(files, " "), maxIndexed),
 		indexText(c.Summary, maxIndexed), indexText(body, maxIndexed))
@@ -202,7 +203,7 @@ func scanChunk(r pgx.Row, extra ...any) (Owned, error) {
 	var c Owned
 	var start, end *time.Time
 	var meta []byte
-	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Turn, &start, &end, &c.Prompt, &c.Summary,
+	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Agent, &c.Turn, &start, &end, &c.Prompt, &c.Summary,
 		&c.Body, &meta, &c.Owner}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return c, err

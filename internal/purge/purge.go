@@ -22,6 +22,7 @@ package purge
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -75,6 +76,20 @@ type Line struct {
 // Blank reports whether the line holds only white space.
 func (l *Line) Blank() bool { return len(bytes.TrimSpace(l.Raw)) == 0 }
 
+// ErrNotTranscript is returned by Read for a file none of whose lines is a
+// transcript record: "repairing" it would drop every line.
+var ErrNotTranscript = errors.New("not a Claude Code transcript")
+
+// hasRecord reports whether some line is a transcript record.
+func (t *Transcript) hasRecord() bool {
+	for _, l := range t.Lines {
+		if l.Valid && l.Rec.Type != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Read reads the transcript at path; a symbolic link is followed, so that
 // Replace replaces the file it points to (and keeps the backup beside it).
 func Read(path string) (*Transcript, error) {
@@ -93,6 +108,9 @@ func Read(path string) (*Transcript, error) {
 		return nil, err
 	}
 	t := Parse(data)
+	if !t.hasRecord() {
+		return nil, fmt.Errorf("%s: %w: none of its %d line(s) is a transcript record (a JSON object with a \"type\")", path, ErrNotTranscript, len(t.Lines))
+	}
 	t.Path, t.ModTime, t.Mode = path, st.ModTime(), st.Mode().Perm()
 	t.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	return t, nil

@@ -3,6 +3,9 @@ package purge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -280,4 +283,29 @@ func lineWith(t *testing.T, data []byte, s string) string {
 	}
 	t.Fatalf("no line with %s", s)
 	return ""
+}
+
+// A file none of whose lines is a transcript record is refused: "repairing"
+// it would drop every line (a random binary file came out as 3 bytes).
+func TestReadRefusesWhatIsNotATranscript(t *testing.T) {
+	dir := t.TempDir()
+	junk := make([]byte, 64<<10)
+	for i := range junk {
+		junk[i] = byte(i*7919 + i/13)
+	}
+	for name, data := range map[string][]byte{
+		"x.jsonl":     junk,
+		"notes.txt":   []byte("some notes\nmore notes\n"),
+		"objects.log": []byte("{\"level\":1}\n[1,2]\n"),
+		"empty.jsonl": nil,
+	} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, data, 0o600)
+		if _, err := Read(path); !errors.Is(err, ErrNotTranscript) {
+			t.Errorf("Read(%s) = %v, want ErrNotTranscript", name, err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != string(data) {
+			t.Errorf("%s changed", name)
+		}
+	}
 }

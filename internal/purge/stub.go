@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/progress"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -112,7 +113,10 @@ func (s *Stub) Text() string {
 // transcript may then refer to them. A result stored by an earlier purge
 // (the same entry id and content) is not stored again and keeps its pin.
 func (p *Plan) StoreStubs(ctx context.Context, st ctxkeep.OutputStore, now time.Time) error {
+	bar := progress.From(ctx)
+	bar.Start("storing the large tool results", int64(len(p.Stubs)))
 	for _, s := range p.Stubs {
+		bar.Add(1)
 		if e, err := st.Entry(ctx, s.ID); err == nil && e.ID == s.ID && e.Hash == s.Hash {
 			if _, err := st.Open(ctx, e.Hash); err == nil {
 				s.PinLevel = e.PinLevel

@@ -5,6 +5,7 @@
 package replay
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -22,13 +23,19 @@ type Tally struct {
 	Tool         string `json:"tool"`
 	Calls        int    `json:"calls"`         // tool results seen
 	Swapped      int    `json:"swapped"`       // replaced by a view
-	Wrapped      int    `json:"wrapped"`       // failed commands the wrapper would have captured
+	Condensed    int    `json:"condensed"`     // replaced by the output with its noise folded
+	Pointers     int    `json:"pointers"`      // unchanged re-reads answered by a pointer to the earlier Read
+	Wrapped      int    `json:"wrapped"`       // failed commands the wrapper would have captured (swapped or condensed)
 	CharsBefore  int    `json:"chars_before"`  // what entered the context
 	CharsAfter   int    `json:"chars_after"`   // what would have with ctxkeep
-	FailureLines int    `json:"failure_lines"` // in the swapped originals
+	FailureLines int    `json:"failure_lines"` // in the swapped and condensed originals
 	FailureShown int    `json:"failure_lines_shown"`
 	SwappedChars int    `json:"swapped_chars"` // characters of the outputs swapped out…
 	ViewChars    int    `json:"view_chars"`    // …and of their views
+	// CondensedChars are the characters of the outputs condensed…
+	CondensedChars int `json:"condensed_chars"`
+	// …and CondensedTo those of what the model would have seen instead.
+	CondensedTo int `json:"condensed_to_chars"`
 }
 
 // TokensBefore and TokensAfter estimate tokens at four characters each.
@@ -48,7 +55,11 @@ func (t Tally) Ratio() float64 {
 func (t *Tally) add(o Tally) {
 	t.Calls += o.Calls
 	t.Swapped += o.Swapped
+	t.Condensed += o.Condensed
+	t.Pointers += o.Pointers
 	t.Wrapped += o.Wrapped
+	t.CondensedChars += o.CondensedChars
+	t.CondensedTo += o.CondensedTo
 	t.CharsBefore += o.CharsBefore
 	t.CharsAfter += o.CharsAfter
 	t.FailureLines += o.FailureLines
@@ -66,11 +77,13 @@ type Report struct {
 	Views       []View   `json:"-"`         // every view rendered, for tests and --views
 }
 
-// View is one output the policy swapped out, with its view.
+// View is one output the policy replaced, with what the model would
+// have seen instead.
 type View struct {
 	Transcript string
 	ToolUseID  string
 	Tool       string
+	Kind       string // swap.KindView, swap.KindCondensed, swap.KindPointer
 	Original   string
 	View       string
 	Failures   int
@@ -79,10 +92,18 @@ type View struct {
 // Files replays transcripts. Subagent transcripts are replayed only when
 // cfg swaps subagent calls.
 func Files(paths []string, cfg *config.Config) (Report, error) {
-	r := Report{Transcripts: paths}
+	return FilesAs(paths, paths, cfg)
+}
+
+// FilesAs replays the transcripts at paths as if they were at names: the
+// report and the views (which name where a readable copy would be) show
+// the names. A transcript written to a temporary folder to be replayed
+// gives the same views, to the character, wherever that folder is.
+func FilesAs(paths, names []string, cfg *config.Config) (Report, error) {
+	r := Report{Transcripts: names}
 	byTool := map[string]*Tally{}
-	for _, path := range paths {
-		if err := r.file(path, cfg, byTool); err != nil {
+	for i, path := range paths {
+		if err := r.file(path, names[i], cfg, byTool); err != nil {
 			return r, err
 		}
 	}
@@ -95,14 +116,21 @@ func Files(paths []string, cfg *config.Config) (Report, error) {
 	return r, nil
 }
 
-func (r *Report) file(path string, cfg *config.Config, byTool map[string]*Tally) error {
+func (r *Report) file(path, name string, cfg *config.Config, byTool map[string]*Tally) error {
 	f, err := transcript.ReadFile(path, transcript.Cursor{})
 	if err != nil {
 		return err
 	}
+	path = name
 	r.BadLines += len(f.Problems)
 	calls, _ := transcript.ToolCalls(f.Records)
 	session := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	reads := &rereads{last: map[readKey]string{}}
+	for i := range f.Records {
+		if rec := &f.Records[i]; rec.MainThread() && rec.IsCompactBoundary() {
+			reads.boundaries = append(reads.boundaries, rec.Line)
+		}
+	}
 	for _, c := range calls {
 		if c.Result == nil || !c.Use.MainThread() {
 			continue
@@ -112,14 +140,42 @@ func (r *Report) file(path string, cfg *config.Config, byTool map[string]*Tally)
 			t = &Tally{Tool: c.Name}
 			byTool[c.Name] = t
 		}
-		r.call(path, session, c, cfg, t)
+		r.call(path, session, c, cfg, t, reads)
 	}
 	return nil
 }
 
+// rereads follows the Reads of one session as the hook does: the content
+// of the last Read of each file's lines, forgotten at compaction.
+type rereads struct {
+	last       map[readKey]string // sha256 of the content
+	boundaries []int              // lines of the compact boundaries, in order
+}
+
+type readKey struct {
+	path          string
+	offset, limit int
+}
+
+// repeats reports whether a Read (its result on line) returned what the
+// last Read of the same lines returned since the last compaction, and
+// remembers it.
+func (r *rereads) repeats(line int, in claudecode.Input, content string) bool {
+	for len(r.boundaries) > 0 && r.boundaries[0] < line {
+		clear(r.last)
+		r.boundaries = r.boundaries[1:]
+	}
+	k := readKey{in.FilePath, in.Offset, in.Limit}
+	sum := sha256.Sum256([]byte(content))
+	h := string(sum[:])
+	seen, ok := r.last[k]
+	r.last[k] = h
+	return ok && seen == h
+}
+
 // call replays one tool call: what the model saw, and what it would have
 // seen with ctxkeep.
-func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.Config, t *Tally) {
+func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.Config, t *Tally, reads *rereads) {
 	seen := c.Result.Text()
 	before := utf8.RuneCountInString(seen)
 	t.Calls++
@@ -134,33 +190,68 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 		return
 	}
 	call := swap.Call{Tool: c.Name, Command: in.Command, FilePath: in.FilePath}
-	if c.Result.IsError {
-		// The client does not let a failed result be replaced; only the
-		// wrapper could have shown a view of it.
-		if c.Name != "Bash" || !wrapped(in.Command, cfg) || !swap.Over(text, cfg.ThresholdFor("Bash")) {
-			return
-		}
-		t.Wrapped++
-	} else if swap.Decide(call, text, cfg) != "" {
-		return
-	}
 	it := swap.Item{
 		ID: swap.EntryID(session, c.ID), Tool: c.Name, Input: in.Describe(c.Name, c.Input), Text: text,
 		Exit: exit(c), FilePath: in.FilePath,
 		CopyPath: filepath.Join(strings.TrimSuffix(path, ".jsonl"), "tool-results", swap.CopyPrefix+swap.EntryID(session, c.ID)+".txt"),
 	}
-	view, st := swap.View(it, swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns})
+	if c.Name == "Read" && !c.Result.IsError && cfg.Swap.Rereads && swap.PassThrough(call, cfg.Swap) == "" &&
+		reads.repeats(c.Result.Record.Line, in, text) && len(text) >= swap.MinPointer {
+		view, st := swap.Pointer(it, swap.ReadRange(in.Offset, in.Limit))
+		r.tally(t, path, c, it, view, st, before)
+		return
+	}
+	cd := swap.Condensing(call, text, cfg)
+	var over bool
+	if c.Result.IsError {
+		// The client does not let a failed result be replaced; only the
+		// wrapper could have shown a view of it, or condensed it.
+		if c.Name != "Bash" || !wrapped(in.Command, cfg) {
+			return
+		}
+		if over = swap.Over(text, cfg.ThresholdFor("Bash")); !over && cd == nil {
+			return
+		}
+	} else {
+		why := swap.Decide(call, text, cfg)
+		if why != "" && (why != swap.BelowThreshold || cd == nil) {
+			return
+		}
+		over = why == ""
+	}
+	budget := swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
+	view, st := swap.Render(it, cd, over, budget, cfg.Swap.CondenseMinSaving)
+	if view == "" {
+		return // not condensed enough: the output stays whole
+	}
+	if c.Result.IsError {
+		t.Wrapped++
+	}
+	r.tally(t, path, c, it, view, st, before)
+}
+
+// tally counts one output replaced by view.
+func (r *Report) tally(t *Tally, path string, c transcript.ToolCall, it swap.Item, view string, st swap.Stats, before int) {
 	after := st.ViewChars
 	if c.Name == "Read" {
 		after += readPrefixes(view)
 	}
-	t.Swapped++
-	t.SwappedChars += before
-	t.ViewChars += after
+	switch st.Kind {
+	case swap.KindCondensed:
+		t.Condensed++
+		t.CondensedChars += before
+		t.CondensedTo += after
+	case swap.KindPointer:
+		t.Pointers++
+	default:
+		t.Swapped++
+		t.SwappedChars += before
+		t.ViewChars += after
+	}
 	t.CharsAfter += after - before
 	t.FailureLines += st.Failures
 	t.FailureShown += st.Shown
-	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Original: text, View: view, Failures: st.Failures})
+	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Kind: st.Kind, Original: it.Text, View: view, Failures: st.Failures})
 }
 
 // original is the output as the hook would get it: the structured result

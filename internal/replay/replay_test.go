@@ -15,8 +15,9 @@ import (
 var spotterSessions = realdata.Spotter
 
 // TestFailureLinesSurviveInViews: for every output of the five spotter
-// sessions that the policy swaps out, the view lists its failure lines in
-// order — all of them up to the cap — and counts the rest.
+// sessions that the policy swaps out, the view lists its failures with
+// their causes in order — each marker and first cause first, up to the
+// cap — and counts the rest.
 func TestFailureLinesSurviveInViews(t *testing.T) {
 	cfg := config.Default()
 	r, err := Files(spotterSessions(t), cfg)
@@ -26,30 +27,57 @@ func TestFailureLinesSurviveInViews(t *testing.T) {
 	if len(r.Views) < 50 {
 		t.Fatalf("only %d outputs swapped out", len(r.Views))
 	}
-	checked := 0
+	checked, condensed := 0, 0
 	for _, v := range r.Views {
-		first, total := swap.FailureLines(v.Original, cfg.View.KeyPatterns)
-		if !swap.HasFailures(v.Tool) || total == 0 {
+		if v.Kind == swap.KindCondensed {
+			condensed++
+			checkCondensed(t, v)
+			continue
+		}
+		fs, count := swap.Failures(v.Original, cfg.View.KeyPatterns)
+		if !swap.HasFailures(v.Tool) || count.Lines == 0 {
 			continue
 		}
 		checked++
+		first := swap.KeyLines(fs, cfg.View.KeyPatterns)
 		for _, l := range first {
 			prefix := fmt.Sprintf("  L%d: %s", l.N, firstRunes(strings.TrimRight(l.Text, "\r"), 30))
 			if !strings.Contains(v.View, prefix) {
 				t.Errorf("%s %s: failure line %d missing from the view:\n%s", filepath.Base(v.Transcript), v.ToolUseID, l.N, v.View)
 			}
 		}
-		if rest := total - len(first); rest > 0 && !strings.Contains(v.View, fmt.Sprintf("… %d more:", rest)) {
-			t.Errorf("%s %s: %d failure lines, no count of the %d not shown:\n%s", filepath.Base(v.Transcript), v.ToolUseID, total, rest, v.View)
+		if rest := count.Lines - len(first); rest > 0 && !strings.Contains(v.View, fmt.Sprintf("… %d more ", rest)) {
+			t.Errorf("%s %s: %d failure lines, no count of the %d not shown:\n%s", filepath.Base(v.Transcript), v.ToolUseID, count.Lines, rest, v.View)
 		}
 		if len(v.View) > cfg.View.Budget {
 			t.Errorf("%s: view of %d bytes", v.ToolUseID, len(v.View))
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no swapped output with failure lines: the test checked nothing")
+	if checked == 0 || condensed == 0 {
+		t.Fatalf("%d swapped outputs with failure lines, %d condensed: the test checked nothing", checked, condensed)
 	}
-	t.Logf("%d views, %d with failure lines", len(r.Views), checked)
+	t.Logf("%d views, %d with failure lines; %d condensed", len(r.Views), checked, condensed)
+}
+
+// checkCondensed: a condensed output keeps every failure line whole (each
+// marker and all its causes), and is shorter than the original.
+func checkCondensed(t *testing.T, v View) {
+	t.Helper()
+	kept := map[string]bool{}
+	for _, l := range strings.Split(v.View, "\n") {
+		kept[l] = true
+	}
+	fs, _ := swap.Failures(v.Original, -1)
+	for _, f := range fs {
+		for _, l := range f.Lines() {
+			if !kept[l.Text] {
+				t.Errorf("%s %s: failure line %d folded: %q\n%s", filepath.Base(v.Transcript), v.ToolUseID, l.N, l.Text, v.View)
+			}
+		}
+	}
+	if len([]rune(v.View)) >= len([]rune(v.Original)) {
+		t.Errorf("%s %s: condensed to %d chars from %d", filepath.Base(v.Transcript), v.ToolUseID, len([]rune(v.View)), len([]rune(v.Original)))
+	}
 }
 
 func TestReplayTotals(t *testing.T) {
@@ -67,22 +95,40 @@ func TestReplayTotals(t *testing.T) {
 	if r.Total.CharsAfter >= r.Total.CharsBefore || r.Total.Swapped == 0 {
 		t.Fatalf("nothing saved: %+v", r.Total)
 	}
-	t.Logf("before %d chars, after %d (%.1f%%), %d of %d results swapped, %d failed commands wrapped; failure lines %d, shown %d",
-		r.Total.CharsBefore, r.Total.CharsAfter, 100*r.Total.Ratio(), r.Total.Swapped, r.Total.Calls, r.Total.Wrapped, r.Total.FailureLines, r.Total.FailureShown)
+	if r.Total.Pointers == 0 {
+		t.Fatalf("no unchanged re-read answered by a pointer: %+v", r.Total)
+	}
+	if r.Total.Condensed == 0 || r.Total.CondensedTo*10 > r.Total.CondensedChars*7 {
+		t.Fatalf("condensers: %d outputs, %d → %d chars", r.Total.Condensed, r.Total.CondensedChars, r.Total.CondensedTo)
+	}
+	t.Logf("before %d chars, after %d (%.1f%%), %d of %d results swapped, %d condensed (%d → %d chars), %d re-reads pointed, %d failed commands wrapped; failure lines %d, shown %d",
+		r.Total.CharsBefore, r.Total.CharsAfter, 100*r.Total.Ratio(), r.Total.Swapped, r.Total.Calls, r.Total.Condensed, r.Total.CondensedChars, r.Total.CondensedTo,
+		r.Total.Pointers, r.Total.Wrapped, r.Total.FailureLines, r.Total.FailureShown)
 	for _, tt := range r.ByTool {
 		t.Logf("  %-12s %4d calls %4d swapped %8d → %8d (%.0f%%)", tt.Tool, tt.Calls, tt.Swapped, tt.CharsBefore, tt.CharsAfter, 100*tt.Ratio())
 	}
 }
 
-// A small hand-made session: one large Bash result is swapped, a small one
-// and a CLAUDE.md read stay.
+// A small hand-made session: one large Bash result is swapped, a small
+// test run condensed, a small one and a CLAUDE.md read stay.
 func TestReplayHandMade(t *testing.T) {
 	big := strings.Repeat("=== RUN   TestX\n", 1000) + "--- FAIL: TestX\n"
+	run := strings.Repeat("=== RUN   TestY\n--- PASS: TestY (0.00s)\n", 80) + "PASS\nok  \texample.com/y\t0.01s\n"
+	src := strings.Repeat("func f() {}\n", 200)
 	lines := []string{
-		assistant("a1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test ./..."}}`),
+		assistant("a0", `{"type":"tool_use","id":"t0","name":"Bash","input":{"command":"go test -v ./..."}}`),
+		user("u0", `{"type":"tool_result","tool_use_id":"t0","content":`+quote(run)+`}`, `{"stdout":`+quote(run)+`,"stderr":"","interrupted":false,"isImage":false}`),
+		assistant("a1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"./scripts/e2e.sh"}}`),
 		user("u1", `{"type":"tool_result","tool_use_id":"t1","content":`+quote(big)+`}`, `{"stdout":`+quote(big)+`,"stderr":"","interrupted":false,"isImage":false}`),
 		assistant("a2", `{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"ls"}}`),
 		user("u2", `{"type":"tool_result","tool_use_id":"t2","content":"a\nb"}`, `{"stdout":"a\nb","stderr":"","interrupted":false,"isImage":false}`),
+		assistant("a4", `{"type":"tool_use","id":"t4","name":"Read","input":{"file_path":"/p/x.go"}}`),
+		user("u4", `{"type":"tool_result","tool_use_id":"t4","content":"(numbered)"}`, readResult("/p/x.go", src)),
+		assistant("a5", `{"type":"tool_use","id":"t5","name":"Read","input":{"file_path":"/p/x.go"}}`),
+		user("u5", `{"type":"tool_result","tool_use_id":"t5","content":"(numbered)"}`, readResult("/p/x.go", src)),
+		`{"type":"system","subtype":"compact_boundary","uuid":"b1","isSidechain":false,"compactMetadata":{"trigger":"auto","preTokens":1000}}`,
+		assistant("a6", `{"type":"tool_use","id":"t6","name":"Read","input":{"file_path":"/p/x.go"}}`),
+		user("u6", `{"type":"tool_result","tool_use_id":"t6","content":"(numbered)"}`, readResult("/p/x.go", src)),
 		assistant("a3", `{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"/p/CLAUDE.md"}}`),
 		user("u3", `{"type":"tool_result","tool_use_id":"t3","content":`+quote(strings.Repeat("rule\n", 3000))+`}`, `{"type":"text","file":{"filePath":"/p/CLAUDE.md","content":`+quote(strings.Repeat("rule\n", 3000))+`,"numLines":3000,"startLine":1,"totalLines":3000}}`),
 	}
@@ -92,13 +138,21 @@ func TestReplayHandMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Total.Calls != 3 || r.Total.Swapped != 1 || r.Total.FailureLines != 1 || r.Total.FailureShown != 1 {
+	// The second Read of x.go points to the first; the third, after the
+	// compaction, is whole again.
+	if r.Total.Calls != 7 || r.Total.Swapped != 1 || r.Total.Condensed != 1 || r.Total.Pointers != 1 || r.Total.FailureLines != 1 || r.Total.FailureShown != 1 {
 		t.Fatalf("total = %+v", r.Total)
 	}
-	if len(r.Views) != 1 || !strings.Contains(r.Views[0].View, "L1001: --- FAIL: TestX") {
+	if len(r.Views) != 3 || !strings.Contains(r.Views[1].View, "L1001: --- FAIL: TestX") ||
+		r.Views[0].Kind != swap.KindCondensed || !strings.Contains(r.Views[0].View, "passed tests: 80") ||
+		r.Views[2].Kind != swap.KindPointer || r.Views[2].ToolUseID != "t5" {
 		t.Fatalf("views = %+v", r.Views)
 	}
-	wantAfter := r.Total.CharsBefore - len(big) + len([]rune(r.Views[0].View))
+	if r.Total.CondensedChars != len(run) || r.Total.CondensedTo != len([]rune(r.Views[0].View)) {
+		t.Fatalf("condensed %d → %d", r.Total.CondensedChars, r.Total.CondensedTo)
+	}
+	pointer := len([]rune(r.Views[2].View)) + readPrefixes(r.Views[2].View)
+	wantAfter := r.Total.CharsBefore - len(big) + len([]rune(r.Views[1].View)) - len(run) + len([]rune(r.Views[0].View)) - len("(numbered)") + pointer
 	if r.Total.CharsAfter != wantAfter {
 		t.Fatalf("after = %d, want %d", r.Total.CharsAfter, wantAfter)
 	}
@@ -110,6 +164,10 @@ func assistant(uuid, block string) string {
 
 func user(uuid, block, structured string) string {
 	return `{"type":"user","uuid":"` + uuid + `","isSidechain":false,"message":{"role":"user","content":[` + block + `]},"toolUseResult":` + structured + `}`
+}
+
+func readResult(path, content string) string {
+	return `{"type":"text","file":{"filePath":` + quote(path) + `,"content":` + quote(content) + `,"numLines":200,"startLine":1,"totalLines":200}}`
 }
 
 func quote(s string) string {

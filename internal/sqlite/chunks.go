@@ -73,9 +73,9 @@ func saveChunk(ctx context.Context, tx *sql.Tx, c ctxkeep.Chunk) (bool, error) {
 		return false, err
 	}
 	meta, _ := json.Marshal(c.Meta)
-	res, err := tx.ExecContext(ctx, `INSERT INTO chunks (key, session_id, project, kind, turn, ts_start, ts_end, prompt, summary, body, body_hash, meta)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.Key, c.SessionID, c.Project, c.Kind, c.Turn, c.Start.UnixMilli(), c.End.UnixMilli(), c.Prompt, c.Summary, c.Body, hash, string(meta))
+	res, err := tx.ExecContext(ctx, `INSERT INTO chunks (key, session_id, project, kind, agent, turn, ts_start, ts_end, prompt, summary, body, body_hash, meta)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.Key, c.SessionID, c.Project, c.Kind, agentOf(c), c.Turn, c.Start.UnixMilli(), c.End.UnixMilli(), c.Prompt, c.Summary, c.Body, hash, string(meta))
 	if err != nil {
 		return false, err
 	}
@@ -86,7 +86,16 @@ func saveChunk(ctx context.Context, tx *sql.Tx, c ctxkeep.Chunk) (bool, error) {
 	return true, err
 }
 
-const chunkColumns = `key, session_id, project, kind, turn, ts_start, ts_end, prompt, summary, body, meta`
+const chunkColumns = `key, session_id, project, kind, agent, turn, ts_start, ts_end, prompt, summary, body, meta`
+
+// agentOf is the chunk's agent; chunks from before agents were named are
+// Claude Code's, the only client then.
+func agentOf(c ctxkeep.Chunk) string {
+	if c.Agent == "" {
+		return ctxkeep.AgentClaudeCode
+	}
+	return c.Agent
+}
 
 // Chunks returns a session's chunks in turn order.
 func (db *DB) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
@@ -137,7 +146,7 @@ func scanChunk(rows interface{ Scan(...any) error }, extra ...any) (ctxkeep.Chun
 	var c ctxkeep.Chunk
 	var start, end int64
 	var meta string
-	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Turn, &start, &end, &c.Prompt, &c.Summary, &c.Body, &meta}, extra...)
+	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Agent, &c.Turn, &start, &end, &c.Prompt, &c.Summary, &c.Body, &meta}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return c, err
 	}
@@ -204,7 +213,7 @@ func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep
 	rows, err := db.sql.QueryContext(ctx, `WITH best AS (
 			SELECT chunks_fts.rowid AS id, bm25(chunks_fts, 4.0, 2.0, 1.0, 3.0) AS rank
 			FROM `+from+` WHERE `+where+` ORDER BY rank LIMIT ?)
-		SELECT c.key, c.session_id, c.project, c.kind, c.turn, c.ts_start, c.ts_end,
+		SELECT c.key, c.session_id, c.project, c.kind, c.agent, c.turn, c.ts_start, c.ts_end,
 			c.prompt, c.summary, c.body, c.meta, best.rank
 		FROM best JOIN chunks c ON c.id = best.id ORDER BY best.rank`, append(args, limit)...)
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 )
 
 const entryColumns = `id, session_id, tool_use_id, agent_id, tool, input, hash, chars, lines, view_chars,
-	exit_code, failures, summary, copy_path, cwd, created_at, last_access, access_count, pin_level, pin_reason`
+	exit_code, failures, summary, copy_path, cwd, created_at, last_access, access_count, pin_level, pin_reason,
+	kind, replacement, applied, verdict`
 
 // AddEntry records an entry and the row of its blob, which must already be
 // durable on disk, in one transaction. Adding an entry again (the same id:
@@ -30,10 +31,10 @@ func (db *DB) AddEntry(ctx context.Context, e ctxkeep.Entry, b ctxkeep.Blob, pre
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO entries (`+entryColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			e.ID, e.SessionID, e.ToolUseID, e.AgentID, e.Tool, e.Input, string(e.Hash), e.Chars, e.Lines, e.ViewChars,
 			e.ExitCode, e.Failures, e.Summary, e.CopyPath, e.Cwd, e.CreatedAt.UnixMilli(), nullTime(e.LastAccess),
-			e.AccessCount, e.PinLevel.String(), e.PinReason)
+			e.AccessCount, e.PinLevel.String(), e.PinReason, kindOr(e.Kind), e.Replacement, e.Applied, e.Verdict)
 		return err
 	})
 }
@@ -109,10 +110,14 @@ func (db *DB) queryEntries(ctx context.Context, where string, args ...any) ([]ct
 		var last sql.NullInt64
 		var exit sql.NullInt64
 		var level string
+		var applied sql.NullBool
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.ToolUseID, &e.AgentID, &e.Tool, &e.Input, &hash, &e.Chars, &e.Lines,
 			&e.ViewChars, &exit, &e.Failures, &e.Summary, &e.CopyPath, &e.Cwd, &created, &last, &e.AccessCount,
-			&level, &e.PinReason); err != nil {
+			&level, &e.PinReason, &e.Kind, &e.Replacement, &applied, &e.Verdict); err != nil {
 			return nil, err
+		}
+		if applied.Valid {
+			e.Applied = &applied.Bool
 		}
 		e.PinLevel, _ = ctxkeep.ParsePinLevel(level) // anything unknown counts as unpinned
 		e.Hash = ctxkeep.Hash(hash)
@@ -127,6 +132,14 @@ func (db *DB) queryEntries(ctx context.Context, where string, args ...any) ([]ct
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// kindOr is an entry's kind, a view when not said.
+func kindOr(kind string) string {
+	if kind == "" {
+		return "view"
+	}
+	return kind
 }
 
 func nullTime(t time.Time) any {

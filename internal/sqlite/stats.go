@@ -169,7 +169,8 @@ func (db *DB) LastClientVersion(ctx context.Context) (string, time.Time, error) 
 // Swaps returns the swap figures of sessions (all when session is "").
 func (db *DB) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.SwapStats, error) {
 	q := `SELECT session_id, tool, count(*), sum(chars), sum(view_chars),
-		sum(access_count > 0), sum(access_count) FROM entries`
+		sum(access_count > 0), sum(access_count),
+		sum(applied IS 1), sum(applied IS 0), sum(applied IS NULL AND replacement != '' AND agent_id = '') FROM entries`
 	var args []any
 	if session != "" {
 		q += ` WHERE session_id = ?`
@@ -184,7 +185,8 @@ func (db *DB) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.Sw
 	for rows.Next() {
 		var id string
 		var t ctxkeep.ToolSwaps
-		if err := rows.Scan(&id, &t.Tool, &t.Entries, &t.Chars, &t.ViewChars, &t.Retrieved, &t.Retrievals); err != nil {
+		if err := rows.Scan(&id, &t.Tool, &t.Entries, &t.Chars, &t.ViewChars, &t.Retrieved, &t.Retrievals,
+			&t.Applied, &t.NotApplied, &t.Unchecked); err != nil {
 			return nil, err
 		}
 		s := out[id]
@@ -197,6 +199,9 @@ func (db *DB) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.Sw
 		s.ViewChars += t.ViewChars
 		s.Retrieved += t.Retrieved
 		s.Retrievals += t.Retrievals
+		s.Applied += t.Applied
+		s.NotApplied += t.NotApplied
+		s.Unchecked += t.Unchecked
 		s.ByTool = append(s.ByTool, t)
 	}
 	return out, rows.Err()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/blob"
+	"github.com/ctxkeep/ctxkeep/internal/progress"
 )
 
 // Report is what Check found.
@@ -40,6 +41,8 @@ func (r Report) OK() bool {
 // sqlite.ConfirmMissing), and one stored meanwhile is not called garbage.
 func (s *Store) Check(ctx context.Context, deep bool) (Report, error) {
 	var r Report
+	p := progress.From(ctx)
+	p.Start("checking the index", 0)
 	if err := s.checkIndex(ctx, deep, &r); err != nil {
 		return r, err
 	}
@@ -57,7 +60,11 @@ func (s *Store) Check(ctx context.Context, deep bool) (Report, error) {
 	}
 	r.Blobs = len(onDisk)
 	var suspects []ctxkeep.Hash
+	if deep {
+		p.Start("verifying blobs", int64(len(rows)))
+	}
 	for _, h := range rows {
+		p.Add(1)
 		if !onDisk[h] {
 			suspects = append(suspects, h)
 			continue

@@ -266,3 +266,21 @@ func (s *Store) PruneDue(ctx context.Context, olderThan time.Time, perSession in
 
 // Optimize merges the full-text indexes, checkpoints and vacuums the index.
 func (s *Store) Optimize(ctx context.Context) (sqlite.Optimized, error) { return s.index.Optimize(ctx) }
+
+// The proof of effect (internal/proof) is the index's.
+
+func (s *Store) Unproven(ctx context.Context, session string) ([]ctxkeep.Entry, error) {
+	return s.index.Unproven(ctx, session)
+}
+
+func (s *Store) ProofCursor(ctx context.Context, session, transcript string) (offset int64, line int, err error) {
+	return s.index.ProofCursor(ctx, session, transcript)
+}
+
+func (s *Store) SaveProof(ctx context.Context, session, transcript string, offset int64, line int, vs []ctxkeep.Verdict) error {
+	return s.index.SaveProof(ctx, session, transcript, offset, line, vs)
+}
+
+func (s *Store) NotApplied(ctx context.Context, limit int) ([]ctxkeep.Entry, error) {
+	return s.index.NotApplied(ctx, limit)
+}

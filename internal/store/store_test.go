@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -91,11 +92,21 @@ func TestCrashDuringPuts(t *testing.T) {
 	for i := range 40 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashWriter$")
 		cmd.Env = append(os.Environ(), "CTXKEEP_CRASH_DIR="+dir)
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		cmd.Stderr = os.Stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(20+rng.IntN(80)) * time.Millisecond)
+		// Kill it at a random moment once it is writing: its first entry
+		// is committed (it says so), so that a busy machine cannot turn
+		// the test into one of processes killed before they started.
+		if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "writing\n" {
+			t.Fatalf("writer %d did not start: %q, %v", i, line, err)
+		}
+		time.Sleep(time.Duration(rng.IntN(80)) * time.Millisecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err == nil {
 			kills++
 		}
@@ -171,6 +182,9 @@ func TestCrashWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 		stored = append(stored, e)
+		if i == 0 {
+			os.Stdout.WriteString("writing\n") // the parent kills us from now on
+		}
 	}
 }
 

@@ -177,6 +177,10 @@ func brief(it Item, lines []string, st Stats) string {
 	return b.String()
 }
 
+// BelowThreshold is Decide's reason for an output small enough to stay,
+// unless a condenser shrinks it (Condensing).
+const BelowThreshold = "below the threshold"
+
 // Decide says why a tool output of text stays in the context, or "" when
 // it is swapped out: the pass-through rules, then the tool's threshold.
 // The hook and `ctxkeep replay` both decide with it.
@@ -185,9 +189,52 @@ func Decide(c Call, text string, cfg *config.Config) string {
 		return why
 	}
 	if !Over(text, cfg.ThresholdFor(c.Tool)-shownExtra(c.Tool, text)) {
-		return "below the threshold"
+		return BelowThreshold
 	}
 	return ""
+}
+
+// Condensing returns the condenser for a call's output text, or nil: a
+// Bash command a condenser knows, with swap.condense on, no pass-through
+// rule in the way, and an output of minCondense bytes at least.
+func Condensing(c Call, text string, cfg *config.Config) *Condenser {
+	if c.Tool != "Bash" || len(text) < minCondense || !cfg.Swap.Condense || PassThrough(c, cfg.Swap) != "" {
+		return nil
+	}
+	return CondenserFor(c.Command)
+}
+
+// minCondense is the smallest output worth condensing: below it, the lines
+// a condensed output adds (what was folded, how to get it back) eat what
+// folding saves, and the hook has nothing to do for the many small outputs.
+const minCondense = 1000
+
+// What the model sees in place of an output (Stats.Kind).
+const (
+	KindView      = "view"      // the view of an output swapped out
+	KindCondensed = "condensed" // the output with its noise folded
+	KindPointer   = "pointer"   // a re-read answered by a pointer to the earlier one
+)
+
+// Render is what the model sees in place of it.Text, and its figures:
+// for an output over its threshold (over), the condensed text when cd
+// folds it within the view's budget (in bytes, as a view), else the view; below it, the
+// condensed text when it saves at least minSaving percent of the
+// characters, else "" (the output stays whole).
+func Render(it Item, cd *Condenser, over bool, b Budget, minSaving int) (string, Stats) {
+	if cd != nil {
+		c, ok := cd.Condense(it, b)
+		size := utf8.RuneCountInString(c.Text)
+		if ok && size < c.Chars && (over && len(c.Text) <= b.Chars || !over && size*100 <= c.Chars*(100-minSaving)) {
+			return c.Text, c.stats(it, size)
+		}
+	}
+	if !over {
+		return "", Stats{}
+	}
+	view, st := View(it, b)
+	st.Kind = KindView
+	return view, st
 }
 
 // shownExtra is what the client adds to an output before the model sees
@@ -202,7 +249,20 @@ func shownExtra(tool, text string) int {
 }
 
 // Over reports whether text is longer than threshold characters, counting
-// runes only when the byte length leaves a doubt.
+// runes only when the byte length leaves a doubt (a character is at most
+// utf8.UTFMax bytes), and then only as far as the threshold.
 func Over(text string, threshold int) bool {
-	return len(text) > threshold && utf8.RuneCountInString(text) > threshold
+	switch {
+	case len(text) <= threshold:
+		return false
+	case len(text) > utf8.UTFMax*threshold:
+		return true
+	}
+	n := 0
+	for range text {
+		if n++; n > threshold {
+			return true
+		}
+	}
+	return false
 }

@@ -1,8 +1,9 @@
 // Package swap decides which tool outputs leave the model's context and
 // builds the compact view the model sees in their place: what was called,
-// how big the output is, a summary made for the tool, every line that
-// signals a failure (up to a cap, with the count of the rest), the head and
-// the tail, and the exact way to get any part of the original back.
+// how big the output is, a summary made for the tool, every failure with
+// the lines that give its cause (up to a cap, with the count of the rest),
+// the head and the tail, and the exact way to get any part of the original
+// back.
 //
 // Everything here is pure: no files, no clock. The hook stores the
 // original first and only then shows the view.
@@ -10,6 +11,7 @@ package swap
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -35,7 +37,7 @@ type Item struct {
 type Budget struct {
 	Chars    int // the whole view
 	Summary  int // the tool-specific summary
-	KeyLines int // failure lines shown before counting the rest
+	KeyLines int // failure lines (markers and causes) shown before counting the rest
 	// KeepSecrets shows secrets as they are (privacy.redact = false). By
 	// default a view shows [redacted:KIND] in their place, in the output
 	// and in the call: the model needs neither.
@@ -49,11 +51,13 @@ const maxLine = 160
 type Stats struct {
 	Chars     int    // characters of the original
 	Lines     int    // lines of the original
-	Failures  int    // lines that signal a failure
+	Failures  int    // lines of failures: their markers and causes
 	Shown     int    // of those, listed in the view
 	Binary    bool   // the output is binary data
 	Brief     string // one line, for inventories
 	ViewChars int    // characters of the view
+	Kind      string // what the model sees: KindView, KindCondensed, KindPointer
+	Folded    int    // lines folded, when condensed
 }
 
 // View renders the view of it within b.Chars bytes (so within as many
@@ -136,41 +140,80 @@ func footer(it Item) string {
 	return fmt.Sprintf("Get any part back exactly: run %s.\n", show)
 }
 
-// failureSection lists the failure lines, as many as the cap and the room
-// allow (lines are shortened rather than left out), and always says how
-// many there are in all.
+// failureSection lists the failures with their causes, as many lines as
+// the cap and the room allow (lines are shortened rather than left out;
+// each failure's first cause before the marker of one more), and always
+// says how many there are in all.
 func failureSection(it Item, lines []string, cap int, room *int) (string, map[int]bool, int) {
 	shown := map[int]bool{}
 	if !HasFailures(it.Tool) {
 		return "", shown, 0
 	}
-	first, total := failureLines(it.Text, lines, cap)
-	if total == 0 {
+	fs, count := findFailures(it.Text, lines, max(cap, 0))
+	if count.Lines == 0 {
 		return "", shown, 0
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d line(s) signal a failure:\n", total)
-	*room -= b.Len()
-	const restLine = 80 // "  … N more: `ctxkeep show ID --failures`"
-	width := maxLine
-	if len(first) > 0 {
-		width = max(40, min(maxLine, (*room-restLine)/len(first)-12))
+	b.WriteString(plural(count.Failures, "failure"))
+	if count.Lines > count.Failures {
+		b.WriteString(", " + plural(count.Lines, "line") + " with their causes")
 	}
-	for _, l := range first {
+	b.WriteString(":\n")
+	*room -= b.Len()
+	const restLine = 110 // "  … N more lines (M more failures): `ctxkeep show ID --failures`"
+	order := byPriority(fs)
+	order = order[:min(max(cap, 0), len(order))]
+	width := maxLine
+	if len(order) > 0 {
+		width = max(40, min(maxLine, (*room-restLine)/len(order)-12))
+	}
+	var picked []Line
+	for _, l := range order {
 		s := numberedCut(l, width)
 		if len(s) > *room-restLine {
 			break
 		}
-		b.WriteString(s)
 		*room -= len(s)
+		picked = append(picked, l)
 		shown[l.N] = true
 	}
-	if rest := total - len(shown); rest > 0 {
-		s := fmt.Sprintf("  … %d more: `ctxkeep show %s --failures`\n", rest, it.ID)
+	slices.SortFunc(picked, func(a, b Line) int { return a.N - b.N })
+	for _, l := range picked {
+		b.WriteString(numberedCut(l, width))
+	}
+	if rest := count.Lines - len(picked); rest > 0 {
+		unlisted := count.Failures - markersIn(fs, shown)
+		more := plural(rest, "more line")
+		switch {
+		case count.Lines == count.Failures:
+			more = plural(unlisted, "more failure")
+		case unlisted > 0:
+			more += " (" + plural(unlisted, "more failure") + ")"
+		}
+		s := fmt.Sprintf("  … %s: `ctxkeep show %s --failures`\n", more, it.ID)
 		b.WriteString(s)
 		*room -= len(s)
 	}
-	return b.String(), shown, total
+	return b.String(), shown, count.Lines
+}
+
+// markersIn counts the failures of fs whose marker is shown.
+func markersIn(fs []Failure, shown map[int]bool) int {
+	n := 0
+	for _, f := range fs {
+		if shown[f.Marker.N] {
+			n++
+		}
+	}
+	return n
+}
+
+// plural writes "1 failure", "3 failures".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // summaryRoom is view.summary_length, except for a source file, whose

@@ -2,12 +2,16 @@ package swap
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
 var budget = Budget{Chars: 2500, Summary: 500, KeyLines: 10}
+
+// failureTitle is the title of a view's failures.
+var failureTitle = regexp.MustCompile(`(?m)^\d+ failures?(, \d+ lines with their causes)?:$`)
 
 // buildLog is a long test run with failures in the middle.
 func buildLog(lines int, failAt ...int) string {
@@ -37,7 +41,7 @@ func TestBashViewShowsFailuresTailAndRetrieval(t *testing.T) {
 	for _, want := range []string{
 		"[ctxkeep] Bash output swapped out of the context, kept exactly as id 3f9a12bc07de",
 		"exit status 1", "call: go test ./...",
-		"4 line(s) signal a failure:",
+		"4 failures:\n",
 		"L1200: --- FAIL: TestCase1200", "L2500: --- FAIL: TestCase2500", "L4000: --- FAIL: TestCase4000", "L5001: FAIL\tgithub.com/x/y",
 		"last lines:", "first lines:", "L1: === RUN   TestCase1",
 		"Read /s/tool-results/ctxkeep-3f9a12bc07de.txt with offset/limit", "ctxkeep show 3f9a12bc07de --lines A:B",
@@ -61,12 +65,12 @@ func TestFailuresBeyondTheCapAreCounted(t *testing.T) {
 	}
 	text := buildLog(3000, fails...)
 	view, st := View(Item{ID: "abc", Tool: "Bash", Text: text, Exit: 1}, budget)
-	section := view[strings.Index(view, "signal a failure"):strings.Index(view, "… ")]
+	section := view[strings.Index(view, "301 failures:"):strings.Index(view, "… ")]
 	shown := strings.Count(section, "--- FAIL")
 	if st.Failures != 301 || shown == 0 || shown > budget.KeyLines {
 		t.Fatalf("%d failures, %d shown", st.Failures, shown)
 	}
-	if !strings.Contains(view, fmt.Sprintf("… %d more: `ctxkeep show abc --failures`", 301-shown)) {
+	if !strings.Contains(view, fmt.Sprintf("… %d more failures: `ctxkeep show abc --failures`", 301-shown)) {
 		t.Errorf("no count of the rest:\n%s", view)
 	}
 	if len(view) > budget.Chars {
@@ -84,7 +88,7 @@ func TestViewFitsEveryBudget(t *testing.T) {
 			if len(view) > chars {
 				t.Errorf("%s at budget %d: %d bytes", tool, chars, len(view))
 			}
-			if !strings.Contains(view, "abcdef123456") || HasFailures(tool) != strings.Contains(view, "signal a failure") {
+			if !strings.Contains(view, "abcdef123456") || HasFailures(tool) != failureTitle.MatchString(view) {
 				t.Errorf("%s at budget %d: lost the id or the failures:\n%s", tool, chars, view)
 			}
 		}
@@ -168,8 +172,59 @@ func TestNoFailureSectionForFilesAndSearches(t *testing.T) {
 	text := strings.Repeat("func f() error { return errors.New(\"FAIL\") }\n", 300)
 	for _, tool := range []string{"Read", "Grep", "Glob"} {
 		view, st := View(Item{ID: "x", Tool: tool, Text: text, Exit: NoExit, FilePath: "/p/f.go"}, budget)
-		if st.Failures != 0 || strings.Contains(view, "signal a failure") {
+		if st.Failures != 0 || failureTitle.MatchString(view) {
 			t.Errorf("%s: %d failures:\n%s", tool, st.Failures, view)
 		}
+	}
+}
+
+// A failure's cause is in the view with its marker: after compaction the
+// model knows what failed, not only that something did.
+func TestViewKeepsTheCause(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		if i == 1500 {
+			b.WriteString("=== RUN   TestCheckoutTotal\n    checkout_test.go:1500: expected 42, got 41\n--- FAIL: TestCheckoutTotal (0.00s)\n")
+			continue
+		}
+		fmt.Fprintf(&b, "=== RUN   TestCase%d\n--- PASS: TestCase%d (0.00s)\n", i, i)
+	}
+	b.WriteString("FAIL\nFAIL\texample.com/shop\t0.2s\n")
+	view, st := View(Item{ID: "c", Tool: "Bash", Text: b.String(), Exit: 1}, budget)
+	for _, want := range []string{"3 failures, 4 lines with their causes:\n", "L3000:     checkout_test.go:1500: expected 42, got 41\n", "L3001: --- FAIL: TestCheckoutTotal (0.00s)\n"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	if st.Failures != 4 || st.Shown != 4 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// When not all causes fit, each failure's first cause comes before the
+// marker of one more failure, and the view says how many are left.
+func TestViewPrefersFirstCausesOverMoreMarkers(t *testing.T) {
+	var b strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&b, "--- FAIL: TestCase%d (0.00s)\n    case_test.go:%d: got %d\n        want %d\n        diff %d\n", i, i, i, i+1, i)
+		for j := range 200 {
+			fmt.Fprintf(&b, "log line %d\n", j)
+		}
+	}
+	view, st := View(Item{ID: "p", Tool: "Bash", Text: b.String(), Exit: 1}, budget)
+	for i := range 5 {
+		if !strings.Contains(view, fmt.Sprintf("--- FAIL: TestCase%d ", i)) || !strings.Contains(view, fmt.Sprintf("case_test.go:%d: got %d\n", i, i)) {
+			t.Errorf("failure %d or its first cause missing:\n%s", i, view)
+		}
+	}
+	section := view[strings.Index(view, "8 failures"):strings.Index(view, "… ")]
+	if strings.Contains(section, "TestCase5") || strings.Contains(section, "want 1") || st.Shown != 10 || st.Failures != 32 {
+		t.Errorf("more markers or later causes than the cap allows (%+v):\n%s", st, view)
+	}
+	if !strings.Contains(view, "… 22 more lines (3 more failures): `ctxkeep show p --failures`") {
+		t.Errorf("no count of the rest:\n%s", view)
+	}
+	if len(view) > budget.Chars {
+		t.Errorf("view %d > budget", len(view))
 	}
 }

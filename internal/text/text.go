@@ -3,6 +3,7 @@
 package text
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -45,4 +46,19 @@ func Abbrev(id string) string {
 		return id
 	}
 	return id[:8] + Ellipsis
+}
+
+// Bytes writes a size in decimal units, the units the config and the
+// command line take (250MB): 512 B, 12.3 kB, 238.4 MB, 1.2 GB. Every size
+// ctxkeep prints for people goes through it.
+func Bytes(n int64) string {
+	switch a := max(n, -n); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -59,3 +59,11 @@ func FuzzCut(f *testing.F) {
 		}
 	})
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 kB", 1498: "1.5 kB", 250_000_000: "250.0 MB", 1_200_000_000: "1.2 GB", -2048: "-2.0 kB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -92,6 +92,10 @@ type ToolResult struct {
 	// or when one line carries several results and it cannot say whose.
 	Structured json.RawMessage
 	Record     *Record // the user line holding the tool_result
+	// Exit is a command's exit status when the client records it apart
+	// from the text (Codex does; Claude Code writes "Exit code N" into
+	// the text of a failure). Nil when it does not.
+	Exit *int
 }
 
 // Text is the result's content as text.

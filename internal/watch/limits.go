@@ -152,6 +152,11 @@ type Limits struct {
 	// percentages count from Effective instead of AutoCompact.
 	AutoCompactOn bool    `json:"auto_compact_on"`
 	PctOverride   float64 `json:"pct_override,omitempty"` // the override in force, 0 for none
+	// Inferred says the window is not the one reported or configured
+	// (Configured): the session's context went past that one, so its real
+	// window is larger (LimitsFor).
+	Inferred   bool  `json:"window_inferred,omitempty"`
+	Configured int64 `json:"configured_window,omitempty"`
 }
 
 // Compute returns the thresholds the client derives for a model of the

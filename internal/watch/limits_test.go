@@ -2,6 +2,8 @@ package watch
 
 import (
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/config"
 )
 
 // TestComputeMatchesTheClient checks the arithmetic against what the
@@ -143,4 +145,40 @@ func (in StatusInput) sizeOrZero() int64 {
 		return 0
 	}
 	return in.ContextWindow.Size
+}
+
+// A session that went past its configured window without compacting has a
+// larger one: the smallest known window that holds it, said to be
+// inferred. A reported window is trusted the same way.
+func TestLimitsForInfersALargerWindow(t *testing.T) {
+	cfg, _, err := config.Load(config.Files{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name           string
+		reported, peak int64
+		window         int64
+		inferred       bool
+		configured     int64
+	}{
+		{"within the window", 0, 150_000, 200_000, false, 0},
+		{"at the window", 0, 200_000, 200_000, false, 0},
+		{"past it: 1M", 0, 535_149, 1_000_000, true, 200_000},
+		{"reported 1M", 1_000_000, 535_149, 1_000_000, false, 0},
+		{"past every known window", 0, 3_000_000, 1_000_000, true, 200_000},
+	} {
+		l := LimitsFor(cfg, "claude-sonnet-4-20250514", c.reported, c.peak, ClientEnv{})
+		if l.Window != c.window || l.Inferred != c.inferred || l.Configured != c.configured {
+			t.Errorf("%s: window %d inferred %v (configured %d), want %d %v (%d)", c.name, l.Window, l.Inferred, l.Configured, c.window, c.inferred, c.configured)
+		}
+		if c.window == 1_000_000 && l.AutoCompact != 967_000 {
+			t.Errorf("%s: auto-compaction at %d, want 967,000 for a 1M window", c.name, l.AutoCompact)
+		}
+	}
+	// A configured window between the two is the one that fits.
+	cfg.Window["claude-x"] = 500_000
+	if l := LimitsFor(cfg, "claude-sonnet", 0, 300_000, ClientEnv{}); l.Window != 500_000 || !l.Inferred {
+		t.Errorf("window %d inferred %v, want the configured 500k that fits", l.Window, l.Inferred)
+	}
 }

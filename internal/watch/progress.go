@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 
@@ -22,6 +21,32 @@ type Progress struct {
 	// started on this transcript (those before it, when it started from
 	// the end of a large file, are not counted).
 	Compactions int `json:"compactions"`
+	// Peak is the largest context size read: a session that went past its
+	// configured window without compacting has a larger one (LimitsFor).
+	Peak int64 `json:"peak,omitempty"`
+
+	lines Dialect // how the transcript reads; nil for Claude Code's
+}
+
+// Dialect reads the context usage from one client's transcript lines, for
+// a client whose transcripts are not Claude Code's (internal/codex reads
+// Codex's rollouts).
+type Dialect interface {
+	// MayMatter reports cheaply whether a line can change the usage:
+	// other lines are never decoded.
+	MayMatter(line []byte) bool
+	// Take updates u with one line, in file order, and reports whether
+	// the line is a compaction.
+	Take(u *ctxkeep.Usage, line []byte) (compaction bool)
+	// Settles reports whether a line sets the usage by itself (a
+	// response's usage): reading a large transcript backwards stops there.
+	Settles(line []byte) bool
+}
+
+// AdvanceIn is Advance for a transcript in another client's dialect.
+func (p *Progress) AdvanceIn(path string, d Dialect) error {
+	p.lines = d
+	return p.Advance(path)
 }
 
 // tailFrom is the size above which a transcript read for the first time is
@@ -45,7 +70,7 @@ func (p *Progress) Advance(path string) error {
 	}
 	size := st.Size()
 	if size < p.Cursor.Offset {
-		*p = Progress{}
+		*p = Progress{lines: p.lines}
 	}
 	if p.Cursor.Offset == 0 && size > tailFrom {
 		return p.tail(f, size)
@@ -98,6 +123,13 @@ func mayMatter(line []byte) bool {
 
 // take updates the usage with one line.
 func (p *Progress) take(line []byte) {
+	if p.lines != nil {
+		if p.lines.MayMatter(line) && p.lines.Take(&p.Usage, line) {
+			p.Compactions++
+		}
+		p.Peak = max(p.Peak, p.Usage.Tokens)
+		return
+	}
 	if !mayMatter(line) {
 		return
 	}
@@ -109,6 +141,7 @@ func (p *Progress) take(line []byte) {
 		p.Compactions++
 	}
 	transcript.UpdateUsage(&p.Usage, &rec)
+	p.Peak = max(p.Peak, p.Usage.Tokens)
 }
 
 // tail reads a large transcript backwards, from the end to the last record
@@ -116,8 +149,11 @@ func (p *Progress) take(line []byte) {
 // it, for the model), and leaves the cursor at the end of the last complete
 // line. Line numbers then count from there.
 func (p *Progress) tail(f *os.File, size int64) error {
+	if p.lines != nil {
+		return p.tailIn(f, size, p.lines)
+	}
 	var found []transcript.Record // newest first
-	end, err := scanBack(f, size, func(line []byte) bool {
+	end, err := transcript.ScanBack(f, size, func(line []byte) bool {
 		if !mayMatter(line) {
 			return true
 		}
@@ -141,48 +177,29 @@ func (p *Progress) tail(f *os.File, size int64) error {
 	*p = Progress{Cursor: transcript.Cursor{Offset: end}}
 	for i := len(found) - 1; i >= 0; i-- {
 		transcript.UpdateUsage(&p.Usage, &found[i])
+		p.Peak = max(p.Peak, p.Usage.Tokens)
 	}
 	return nil
 }
 
-// backChunk is how much scanBack reads at a time.
-const backChunk = 256 << 10
-
-// scanBack calls fn with each complete line of f, last first, until fn
-// returns false or the start of the file. It returns the offset just after
-// the last complete line: where forward reading resumes.
-func scanBack(f *os.File, size int64, fn func(line []byte) bool) (end int64, err error) {
-	var carry []byte // the start of the line cut by the previous chunk
-	pos := size
-	end = -1
-	buf := make([]byte, backChunk)
-	for pos > 0 {
-		n := int64(min(backChunk, pos))
-		pos -= n
-		if _, err := f.ReadAt(buf[:n], pos); err != nil && !errors.Is(err, io.EOF) {
-			return 0, fmt.Errorf("%s: %w", f.Name(), err)
+// tailIn is tail in another dialect: the lines that matter, back to the
+// one that settles the usage, are taken again in file order.
+func (p *Progress) tailIn(f *os.File, size int64, d Dialect) error {
+	var found [][]byte // newest first
+	end, err := transcript.ScanBack(f, size, func(line []byte) bool {
+		if !d.MayMatter(line) {
+			return true
 		}
-		data := append(buf[:n:n], carry...)
-		for {
-			i := bytes.LastIndexByte(data, '\n')
-			if i < 0 {
-				break
-			}
-			line := data[i+1:]
-			if end < 0 {
-				end = pos + int64(i) + 1 // the rest is unterminated
-			} else if len(line) > 0 && !fn(line) {
-				return end, nil
-			}
-			data = data[:i]
-		}
-		carry = bytes.Clone(data)
+		found = append(found, bytes.Clone(line))
+		return !d.Settles(line)
+	})
+	if err != nil {
+		return err
 	}
-	if end < 0 {
-		return 0, nil // not one complete line
+	*p = Progress{Cursor: transcript.Cursor{Offset: end}, lines: d}
+	for i := len(found) - 1; i >= 0; i-- {
+		d.Take(&p.Usage, found[i])
+		p.Peak = max(p.Peak, p.Usage.Tokens)
 	}
-	if len(carry) > 0 {
-		fn(carry)
-	}
-	return end, nil
+	return nil
 }

@@ -92,6 +92,9 @@ func (g Gauge) Line(color bool) string {
 		if g.Estimated {
 			gauge += " (estimate)"
 		}
+		if l.Inferred {
+			gauge += " (window inferred)"
+		}
 		parts = append(parts, paint(c, gauge))
 		parts = append(parts, g.distance())
 	}

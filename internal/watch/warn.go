@@ -21,14 +21,49 @@ func Levels(w config.Watch) []int {
 	return out
 }
 
-// Window picks a session's context window: the one the client reported to
-// the statusline when it did (it knows about 1M-token variants and its own
-// overrides), else the configured window of the model.
-func Window(cfg *config.Config, model string, reported int64) int64 {
-	if reported > 0 {
-		return reported
+// LimitsFor picks a session's context window and computes its thresholds:
+// the window the client reported to the statusline when it did (it knows
+// about 1M-token variants and its own overrides), else the configured
+// window of the model. A session whose context went past that window
+// (peak, the largest size seen) has a larger one, since the client never
+// sends more than the window holds: the smallest known window that fits
+// is taken, and Limits.Inferred says so.
+func LimitsFor(cfg *config.Config, model string, reported, peak int64, env ClientEnv) Limits {
+	window := reported
+	if window <= 0 {
+		window = cfg.WindowFor(model)
 	}
-	return cfg.WindowFor(model)
+	inferred := int64(0)
+	if peak > window {
+		inferred = fitWindow(cfg, peak)
+	}
+	l := Compute(max(window, inferred), env)
+	if inferred > 0 {
+		l.Inferred, l.Configured = true, window
+	}
+	return l
+}
+
+// largeWindow is the largest window Claude models come in: 1M tokens.
+const largeWindow = 1_000_000
+
+// fitWindow is the smallest known window holding tokens: the configured
+// windows (window.*) and 1M, or the largest of them when none does.
+func fitWindow(cfg *config.Config, tokens int64) int64 {
+	best, largest := int64(0), int64(largeWindow)
+	for _, w := range cfg.Window {
+		largest = max(largest, w)
+		if w >= tokens && (best == 0 || w < best) {
+			best = w
+		}
+	}
+	if largeWindow >= tokens && (best == 0 || largeWindow < best) {
+		best = largeWindow
+	}
+	if best == 0 {
+		return largest
+	}
+	return best
 }
 
 // Warning is what to tell the model and the user when the context has
@@ -39,14 +74,19 @@ type Warning struct {
 	Tokens     int64 // the context now
 	Limits     Limits
 	SwappedOut *SwappedOut // what swap kept out of this session so far; nil if unknown
+	Client     string      // the client's name; "" is Claude Code
 }
 
 // ForModel is the additionalContext of the UserPromptSubmit hook: what
 // the model can do to make the rest of the window last.
 func (w Warning) ForModel() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ctxkeep: the context is at %d%% of the point where Claude Code compacts it automatically (%s of %s tokens; window %s).",
-		w.Level, Thousands(w.Tokens), Thousands(w.Limits.reference()), Thousands(w.Limits.Window))
+	client := w.Client
+	if client == "" {
+		client = "Claude Code"
+	}
+	fmt.Fprintf(&b, "ctxkeep: the context is at %d%% of the point where %s compacts it automatically (%s of %s tokens; window %s).",
+		w.Level, client, Thousands(w.Tokens), Thousands(w.Limits.reference()), Thousands(w.Limits.Window))
 	b.WriteString(" To make the rest last: read files with offset/limit instead of whole, do not re-read what is already above, narrow searches," +
 		" and get outputs ctxkeep stored back in part (`ctxkeep show ID --grep RE`, `--lines A:B`, `--failures`) rather than whole.")
 	if w.Last {

@@ -83,6 +83,7 @@ CREATE TABLE chunks (
     session_id text COLLATE "C" NOT NULL,
     project    text NOT NULL DEFAULT '',
     kind       text NOT NULL,
+    agent      text NOT NULL DEFAULT '',
     turn       integer NOT NULL,
     ts_start   timestamptz,
     ts_end     timestamptz,

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// randbytes N FILE writes N bytes of a fixed pseudo-random sequence to
+// FILE: a binary file that is anything but a transcript.
+func randBytes(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: randbytes N FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	r := rand.New(rand.NewPCG(1, 2))
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(r.Uint32())
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o600))
+}
+
+// files N PATTERN checks that N files match PATTERN (a filepath.Glob
+// pattern).
+func files(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: files N PATTERN")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got, err := filepath.Glob(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if (len(got) == want) == neg {
+		ts.Fatalf("%d files match %s: %v", len(got), args[1], got)
+	}
+}

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+)
+
+// How commands find sessions: among the ids ctxkeep knows (matchSession),
+// or as transcripts in the client's folder (findTranscript,
+// latestTranscript), with one meaning of "the latest session" for every
+// command that defaults to it.
+
+// matchSession finds id, or the only id it is a prefix of, among ids (the
+// sessions "among" says: "with stored outputs", "in the archive"…).
+func matchSession(ids []string, id, among string) (string, error) {
+	var matches []string
+	for _, s := range ids {
+		if s == id {
+			return s, nil
+		}
+		if strings.HasPrefix(s, id) {
+			matches = append(matches, s)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no session %q %s", id, among), "run `ctxkeep stats` to list the sessions the hooks saw")
+	case 1:
+		return matches[0], nil
+	}
+	return "", hint(ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q matches %d sessions %s", id, len(matches), among), "give more of the id")
+}
+
+var errNoSession = errors.New("no Claude Code session found")
+
+// claudeDir is the client's folder: $CLAUDE_CONFIG_DIR, else ~/.claude.
+func (a *app) claudeDir() string {
+	return claudecode.ConfigDir(a.Getenv("HOME"), a.Getenv("CLAUDE_CONFIG_DIR"))
+}
+
+// projectsDir is the client's folder of session transcripts.
+func (a *app) projectsDir() string { return filepath.Join(a.claudeDir(), "projects") }
+
+// findTranscript resolves what a user names a session by: a transcript
+// path (any file that exists, or anything with a slash or .jsonl), else a
+// session id or a unique prefix of one, in any project.
+func (a *app) findTranscript(arg string) (string, error) {
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() || strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
+		if _, err := os.Stat(arg); err != nil {
+			return "", ctxkeep.Errorf(ctxkeep.ErrNotFound, "%w", err)
+		}
+		return filepath.Abs(arg)
+	}
+	if arg == "" || strings.ContainsAny(arg, `*?[\`) {
+		return "", usageErrorf("%q is not a session id or a transcript path", arg)
+	}
+	matches, err := filepath.Glob(filepath.Join(a.projectsDir(), "*", arg+"*.jsonl"))
+	if err != nil {
+		return "", err
+	}
+	var exact, prefix []string
+	for _, m := range matches {
+		if strings.TrimSuffix(filepath.Base(m), ".jsonl") == arg {
+			exact = append(exact, m)
+		} else {
+			prefix = append(prefix, m)
+		}
+	}
+	switch {
+	case len(exact) == 1:
+		return exact[0], nil
+	case len(exact) == 0 && len(prefix) == 1:
+		return prefix[0], nil
+	case len(exact)+len(prefix) == 0:
+		return "", hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no transcript of session %q under %s", arg, a.projectsDir()),
+			"give the transcript's path, or run `ctxkeep stats` for the sessions ctxkeep saw")
+	}
+	return "", hint(ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q matches %d transcripts", arg, len(exact)+len(prefix)), "give more of the id, or the transcript's path")
+}
+
+// latestTranscript is the session a command is about when none is named:
+// the session the command runs in ($CLAUDE_CODE_SESSION_ID, from the
+// agent's Bash), else this project's most recently written session, else,
+// when this project has none, the most recently written of any project.
+// A person at a terminal is told which one it is.
+func (a *app) latestTranscript() (string, error) {
+	if id := a.Getenv("CLAUDE_CODE_SESSION_ID"); id != "" {
+		if path, err := a.findTranscript(id); err == nil {
+			return path, nil
+		}
+	}
+	dir := claudecode.TranscriptDir(a.claudeDir(), a.projectDir())
+	if path := newestTranscript(filepath.Join(dir, "*.jsonl")); path != "" {
+		a.note("the latest session of this project: %s (%s)", sessionOf(path), path)
+		return path, nil
+	}
+	if path := newestTranscript(filepath.Join(a.projectsDir(), "*", "*.jsonl")); path != "" {
+		a.note("no session of this project (%s) yet; the latest of any project: %s (%s)", a.projectDir(), sessionOf(path), path)
+		return path, nil
+	}
+	return "", fmt.Errorf("%w under %s", errNoSession, a.projectsDir())
+}
+
+// newestTranscript is the most recently written main-session transcript
+// matching pattern, or "".
+func newestTranscript(pattern string) string {
+	files, _ := filepath.Glob(pattern)
+	var best string
+	var bestTime time.Time
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "agent-") { // an old client's subagent transcript
+			continue
+		}
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() && st.ModTime().After(bestTime) {
+			best, bestTime = f, st.ModTime()
+		}
+	}
+	return best
+}
+
+// sessionOf is the session id of a transcript: its file name.
+func sessionOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }

@@ -1,0 +1,75 @@
+package codex
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
+)
+
+// A Codex session archives like a Claude Code one: its turn is a chunk of
+// the Codex agent, with its command and exit status, the file its patch
+// wrote, searchable, and the working state folds from it.
+func TestArchivesACodexSession(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Local(t, t.TempDir())
+	s := keep.Session{ID: "01a20989-cf1f-7171-a8fb-dd77982d6fa6", Project: "/home/user/work",
+		Transcript: "testdata/rollout_multi_tools.trimmed.jsonl", Agent: ctxkeep.AgentCodex, Reader: Reader{}}
+	res, err := keep.Archive(ctx, st, s)
+	if err != nil || res.Written != 1 || res.Usage.Tokens != 1050 {
+		t.Fatalf("archive: %+v, %v", res, err)
+	}
+	chunks, err := st.Chunks(ctx, s.ID)
+	if err != nil || len(chunks) != 1 {
+		t.Fatalf("%d chunks, %v", len(chunks), err)
+	}
+	c := chunks[0]
+	if c.Agent != ctxkeep.AgentCodex || c.Prompt != "Run the command please" {
+		t.Errorf("chunk agent %q prompt %q", c.Agent, c.Prompt)
+	}
+	if len(c.Meta.Commands) != 1 || c.Meta.Commands[0].Run != "echo hello; seq 1 2000" || c.Meta.Commands[0].Exit != 0 {
+		t.Errorf("commands %+v", c.Meta.Commands)
+	}
+	if len(c.Meta.FilesModified) != 1 || c.Meta.FilesModified[0] != "/home/user/work/hello.txt" {
+		t.Errorf("files modified %v", c.Meta.FilesModified)
+	}
+	if !strings.Contains(c.Body, "→ Bash: echo hello; seq 1 2000") {
+		t.Errorf("body:\n%s", c.Body)
+	}
+	hits, err := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "hello.txt", Project: s.Project})
+	if err != nil || len(hits) != 1 || hits[0].Agent != ctxkeep.AgentCodex {
+		t.Errorf("search: %+v, %v", hits, err)
+	}
+	state := archive.Fold(s.ID, chunks, func(string) bool { return false })
+	if len(state.Files) == 0 {
+		t.Errorf("working state without files: %+v", state)
+	}
+	// Archiving again writes nothing.
+	if again, err := keep.Archive(ctx, st, s); err != nil || again.Written != 0 {
+		t.Errorf("again: %+v, %v", again, err)
+	}
+}
+
+// A failed command keeps its exit status and its failure lines.
+func TestArchivesAFailure(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Local(t, t.TempDir())
+	path := t.TempDir() + "/rollout.jsonl"
+	writeRollout(t, path, failingSession)
+	s := keep.Session{ID: "s1", Project: "/p", Transcript: path, Agent: ctxkeep.AgentCodex, Reader: Reader{}}
+	if _, err := keep.Archive(ctx, st, s); err != nil {
+		t.Fatal(err)
+	}
+	chunks, _ := st.Chunks(ctx, "s1")
+	if len(chunks) != 1 || len(chunks[0].Meta.Commands) != 1 {
+		t.Fatalf("chunks %+v", chunks)
+	}
+	cmd := chunks[0].Meta.Commands[0]
+	if cmd.Run != "go test ./..." || cmd.Exit != 1 || len(cmd.Errors) == 0 || !strings.Contains(strings.Join(cmd.Errors, "\n"), "TestRefund") {
+		t.Errorf("command %+v", cmd)
+	}
+}

@@ -1,0 +1,148 @@
+package codex
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+)
+
+func read(t *testing.T, name string, from transcript.Cursor) *keep.Read {
+	t.Helper()
+	r, err := Reader{}.Read("testdata/"+name, from, ctxkeep.Usage{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A rollout with a shell command, an apply_patch and a failed view_image
+// reads as one turn: the prompt, each call in the archive's names with
+// its own output and exit status, the model's answer, and the usage of
+// the last response in the window the client recorded.
+func TestReadsATurnWithItsCalls(t *testing.T) {
+	r := read(t, "rollout_multi_tools.trimmed.jsonl", transcript.Cursor{})
+	if len(r.Turns) != 1 || r.Problems != 0 {
+		t.Fatalf("%d turns, %d problems", len(r.Turns), r.Problems)
+	}
+	turn := r.Turns[0]
+	if turn.UserText != "Run the command please" || !strings.HasPrefix(turn.AssistantText, "Done: the command printed hello") {
+		t.Errorf("texts %q / %q", turn.UserText, turn.AssistantText)
+	}
+	if len(turn.Calls) != 3 {
+		t.Fatalf("%d calls: %+v", len(turn.Calls), turn.Calls)
+	}
+	bash, patch, image := turn.Calls[0], turn.Calls[1], turn.Calls[2]
+	if bash.ID != "call_mock_1" || bash.Name != "Bash" || input(bash)["command"] != "echo hello; seq 1 2000" {
+		t.Errorf("shell call %s %s %s", bash.ID, bash.Name, bash.Input)
+	}
+	if bash.Result == nil || bash.Result.Exit == nil || *bash.Result.Exit != 0 || bash.Result.IsError || !strings.HasPrefix(bash.Result.Text(), "hello\n1\n2\n") {
+		t.Errorf("shell result %+v", bash.Result)
+	}
+	if patch.Name != "Write" || input(patch)["file_path"] != "/home/user/work/hello.txt" || patch.Result == nil || !strings.Contains(patch.Result.Text(), "Success. Updated") {
+		t.Errorf("apply_patch %s %s %+v", patch.Name, patch.Input, patch.Result)
+	}
+	if image.Name != "view_image" || image.Result == nil || !strings.Contains(image.Result.Text(), "unable to locate image") {
+		t.Errorf("view_image %s %+v", image.Name, image.Result)
+	}
+	if turn.At.Offset == 0 || turn.At.Line != 1 || turn.Start.IsZero() || !turn.End.After(turn.Start) {
+		t.Errorf("turn at %+v, %v → %v", turn.At, turn.Start, turn.End)
+	}
+	u := r.Usage
+	if u.Tokens != 1050 || u.InputTokens != 1000 || u.Window != 258400 || u.Model != "gpt-5.5" || u.Compacted {
+		t.Errorf("usage %+v", u)
+	}
+}
+
+// A compaction in the middle of a turn is a summary at its offset, marks
+// the turn, and the usage afterwards is the next response's.
+func TestReadsACompaction(t *testing.T) {
+	r := read(t, "rollout_compact.trimmed.jsonl", transcript.Cursor{})
+	if len(r.Summaries) != 1 || !strings.HasPrefix(r.Summaries[0].Text, "Another language model started") {
+		t.Fatalf("summaries %+v", r.Summaries)
+	}
+	if len(r.Turns) != 1 || !r.Turns[0].Compacted || r.Summaries[0].Offset <= r.Turns[0].At.Offset {
+		t.Errorf("turns %+v", r.Turns)
+	}
+	if u := r.Usage; u.Tokens != 1050 || u.Compacted {
+		t.Errorf("usage after the compaction's next response %+v", u)
+	}
+	// Read up to just after the compaction, the usage is the client's
+	// estimate of what is left, marked compacted.
+	var u ctxkeep.Usage
+	f, _ := transcript.ReadFile("testdata/rollout_compact.trimmed.jsonl", transcript.Cursor{})
+	for _, rec := range f.Records {
+		kind, p, _ := decode(rec.Raw)
+		takeUsage(&u, kind, &p, rec.Timestamp)
+		if kind == lineEventMsg && p.Type == "item_completed" && p.Item != nil && p.Item.Type == "ContextCompaction" {
+			break
+		}
+	}
+	if !u.Compacted || u.Tokens != 6878 {
+		t.Errorf("usage right after the compaction %+v", u)
+	}
+}
+
+// A Stop hook's continuation and a subagent's notification are the
+// client's words in the user's role: they open no turn.
+func TestClientMessagesOpenNoTurn(t *testing.T) {
+	for _, name := range []string{"rollout_stop_block.trimmed.jsonl", "rollout_subagent_parent.trimmed.jsonl"} {
+		r := read(t, name, transcript.Cursor{})
+		if len(r.Turns) != 1 || r.Turns[0].UserText != "Run the command please" {
+			t.Errorf("%s: %d turns, first %q", name, len(r.Turns), r.Turns[0].UserText)
+		}
+	}
+	r := read(t, "rollout_subagent_parent.trimmed.jsonl", transcript.Cursor{})
+	if c := r.Turns[0].Calls; len(c) != 2 || c[0].Name != "spawn_agent" || c[1].Name != "wait_agent" {
+		t.Errorf("subagent calls %+v", c)
+	}
+}
+
+// Reading from a turn's cursor gives that turn again, whole: the archive
+// resumes there.
+func TestReadsFromATurnCursor(t *testing.T) {
+	all := read(t, "rollout_multi_tools.trimmed.jsonl", transcript.Cursor{})
+	again := read(t, "rollout_multi_tools.trimmed.jsonl", all.Turns[0].At)
+	if len(again.Turns) != 1 || len(again.Turns[0].Calls) != 3 || again.Turns[0].UserText != all.Turns[0].UserText {
+		t.Errorf("from the cursor: %+v", again.Turns)
+	}
+}
+
+func TestToolNames(t *testing.T) {
+	for _, c := range []struct{ name, ns, want string }{
+		{"echo", "mcp__demo", "mcp__demo__echo"},
+		{"mcp__demo__echo", "", "mcp__demo__echo"},
+		{"spawn_agent", "multi_agent_v1", "spawn_agent"},
+	} {
+		if got := toolName(c.name, c.ns); got != c.want {
+			t.Errorf("toolName(%q, %q) = %q", c.name, c.ns, got)
+		}
+	}
+	for _, c := range []struct{ args, want string }{
+		{`{"cmd":"go test ./..."}`, "go test ./..."},
+		{`{"command":["bash","-lc","make"]}`, "make"},
+		{`{"command":"ls -la"}`, "ls -la"},
+	} {
+		if got := shellCommand(json.RawMessage(c.args)); got != c.want {
+			t.Errorf("shellCommand(%s) = %q", c.args, got)
+		}
+	}
+}
+
+func input(c transcript.ToolCall) map[string]string {
+	var m map[string]string
+	json.Unmarshal(c.Input, &m)
+	return m
+}
+
+// The answer to Codex's compaction request is recorded like the model's
+// answers: it is the summary, not part of the turn's reply.
+func TestCompactionAnswerIsNotTheReply(t *testing.T) {
+	r := read(t, "rollout_compact.trimmed.jsonl", transcript.Cursor{})
+	if strings.Contains(r.Turns[0].AssistantText, "MOCK-SUMMARY") || !strings.HasPrefix(r.Turns[0].AssistantText, "Done: the command printed") {
+		t.Errorf("reply %q", r.Turns[0].AssistantText)
+	}
+}

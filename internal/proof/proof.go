@@ -1,0 +1,177 @@
+// Package proof checks that each replacement ctxkeep returned took effect:
+// that the transcript records, for the tool_use_id it answered, the text
+// the hook put in place of the output. Claude Code drops a replacement
+// whose shape does not match the tool's output (claude-code-hooks.md §0,
+// §4.1): the model then sees the original, the transcript keeps it, and a
+// hook_error_during_execution attachment says why. Another hook answering
+// the same call may also win over ctxkeep's. Only the transcript tells.
+//
+// Scan reads the transcript from a cursor, complete lines only, and
+// decodes a line only when it names a tool_use_id still waiting for its
+// verdict: the Stop hook pays for reading one turn's lines, not for
+// decoding them.
+package proof
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/text"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+)
+
+// Replacement is an output ctxkeep replaced, waiting for its verdict.
+type Replacement struct {
+	ID        string // the entry
+	ToolUseID string
+	Tool      string
+	Sum       string // sha256 (hex) of the replacement's text
+}
+
+// Sum is the hash a Replacement's text is compared by.
+func Sum(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// Scan reads the complete lines of a transcript from `from` (r is
+// positioned there) and returns a verdict (ctxkeep.Verdict) for each pending replacement
+// whose tool result it finds, and where the next scan is to start: after
+// the last complete line. An unterminated last line, being written, is
+// left for the next scan.
+func Scan(r io.Reader, from transcript.Cursor, pending []Replacement) ([]ctxkeep.Verdict, transcript.Cursor, error) {
+	s := scan{byUse: map[string]Replacement{}, recorded: map[string]string{}, refused: map[string]string{}}
+	for _, p := range pending {
+		s.byUse[p.ToolUseID] = p
+	}
+	cur := from
+	br := bufio.NewReaderSize(r, 64<<10)
+	for len(pending) > 0 {
+		line, err := readLine(br)
+		if errors.Is(err, io.EOF) {
+			break // an unterminated line stays for later
+		}
+		if err != nil {
+			return nil, cur, err
+		}
+		cur = transcript.Cursor{Offset: cur.Offset + int64(len(line)), Line: cur.Line + 1}
+		s.take(line[:len(line)-1])
+	}
+	return s.verdicts(pending), cur, nil
+}
+
+// readLine reads one line with its '\n', however long.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, err
+	}
+	long := bytes.Clone(line)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = br.ReadSlice('\n')
+		long = append(long, line...)
+	}
+	return long, err
+}
+
+type scan struct {
+	byUse    map[string]Replacement
+	recorded map[string]string // tool_use_id → the text the transcript holds
+	refused  map[string]string // tool_use_id → the client's hook error
+}
+
+// take looks at one line, decoding it only when it names a pending id.
+func (s *scan) take(line []byte) {
+	named := false
+	for id := range s.byUse {
+		if bytes.Contains(line, []byte(id)) {
+			named = true
+			break
+		}
+	}
+	if !named {
+		return
+	}
+	rec, err := transcript.ParseLine(line)
+	if err != nil && rec.Type == "" {
+		return
+	}
+	switch {
+	case rec.Type == transcript.TypeUser && rec.Message != nil:
+		s.takeResults(&rec)
+	case rec.Attachment != nil && rec.Attachment.Type == "hook_error_during_execution":
+		s.takeHookError(line)
+	}
+}
+
+// takeResults records what the transcript holds for each pending tool
+// result of a user line: the text of its structured output (toolUseResult,
+// the tool_response after any replacement) when the line holds one result,
+// else the result's content as the model was shown it.
+func (s *scan) takeResults(rec *transcript.Record) {
+	var results []transcript.Block
+	for _, b := range rec.Message.Content.Blocks {
+		if b.Type == transcript.BlockToolResult {
+			results = append(results, b)
+		}
+	}
+	for _, b := range results {
+		p, ok := s.byUse[b.ToolUseID]
+		if !ok {
+			continue
+		}
+		got := b.Content.Text()
+		if len(results) == 1 && len(rec.ToolUseResult) > 0 {
+			if out, err := claudecode.ReadOutput(p.Tool, rec.ToolUseResult); err == nil {
+				got = out.Text
+			}
+		}
+		s.recorded[b.ToolUseID] = got
+	}
+}
+
+// takeHookError keeps the client's reason for refusing a hook's output.
+func (s *scan) takeHookError(line []byte) {
+	var a struct {
+		Attachment struct {
+			Content   string `json:"content"`
+			ToolUseID string `json:"toolUseID"`
+			HookEvent string `json:"hookEvent"`
+		} `json:"attachment"`
+	}
+	if err := json.Unmarshal(line, &a); err != nil || a.Attachment.HookEvent != "PostToolUse" {
+		return
+	}
+	if _, ok := s.byUse[a.Attachment.ToolUseID]; ok {
+		s.refused[a.Attachment.ToolUseID] = a.Attachment.Content
+	}
+}
+
+// verdicts judges the replacements whose result was found.
+func (s *scan) verdicts(pending []Replacement) []ctxkeep.Verdict {
+	var out []ctxkeep.Verdict
+	for _, p := range pending {
+		got, ok := s.recorded[p.ToolUseID]
+		if !ok {
+			continue
+		}
+		if Sum(got) == p.Sum {
+			out = append(out, ctxkeep.Verdict{ID: p.ID, Applied: true})
+			continue
+		}
+		why := fmt.Sprintf("the transcript holds %d other characters (the original, or another hook's output)", len([]rune(got)))
+		if reason := s.refused[p.ToolUseID]; reason != "" {
+			why = "the client refused it: " + text.Squash(reason, 300)
+		}
+		out = append(out, ctxkeep.Verdict{ID: p.ID, Reason: fmt.Sprintf("%s replacement of shape %s not applied: %s", p.Tool, claudecode.ReplacementShape(p.Tool), why)})
+	}
+	return out
+}

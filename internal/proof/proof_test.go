@@ -1,0 +1,92 @@
+package proof
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+)
+
+func toolResult(id, content string, structured any) string {
+	rec := map[string]any{"type": "user", "uuid": "u-" + id, "isSidechain": false,
+		"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": content}}}}
+	if structured != nil {
+		rec["toolUseResult"] = structured
+	}
+	b, _ := json.Marshal(rec)
+	return string(b) + "\n"
+}
+
+func hookError(id, content string) string {
+	b, _ := json.Marshal(map[string]any{"type": "attachment", "uuid": "e-" + id,
+		"attachment": map[string]any{"type": "hook_error_during_execution", "content": content, "hookName": "PostToolUse:Bash", "toolUseID": id, "hookEvent": "PostToolUse"}})
+	return string(b) + "\n"
+}
+
+func bash(stdout string) map[string]any {
+	return map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
+}
+
+// TestScan: each kind of outcome, read the way the Stop hook reads it.
+func TestScan(t *testing.T) {
+	view := "[ctxkeep] Bash output swapped out …\n"
+	readView := "[ctxkeep] Read of /p/x.go swapped out …\n"
+	refusal := "PostToolUse hook returned updatedToolOutput that does not match Bash's output shape; using original output. [{\"expected\": \"object\"}]"
+	lines := toolResult("toolu_applied", view, bash(view)) +
+		toolResult("toolu_read", "1\t"+readView, map[string]any{"type": "text", "file": map[string]any{"filePath": "/p/x.go", "content": readView}}) +
+		toolResult("toolu_refused", "the original output", bash("the original output")) + hookError("toolu_refused", refusal) +
+		toolResult("toolu_other", "another hook's text", bash("another hook's text")) +
+		toolResult("toolu_nostruct", view, nil) +
+		toolResult("toolu_elsewhere", "not ours", bash("not ours"))
+	partial := strings.TrimSuffix(toolResult("toolu_later", view, bash(view)), "\n") // being written
+	pending := []Replacement{
+		{ID: "a", ToolUseID: "toolu_applied", Tool: "Bash", Sum: Sum(view)},
+		{ID: "r", ToolUseID: "toolu_read", Tool: "Read", Sum: Sum(readView)},
+		{ID: "x", ToolUseID: "toolu_refused", Tool: "Bash", Sum: Sum(view)},
+		{ID: "o", ToolUseID: "toolu_other", Tool: "Bash", Sum: Sum(view)},
+		{ID: "n", ToolUseID: "toolu_nostruct", Tool: "Bash", Sum: Sum(view)},
+		{ID: "l", ToolUseID: "toolu_later", Tool: "Bash", Sum: Sum(view)},
+	}
+	from := transcript.Cursor{Offset: 100, Line: 3}
+	vs, next, err := Scan(strings.NewReader(lines+partial), from, pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Offset != from.Offset+int64(len(lines)) || next.Line != from.Line+7 {
+		t.Errorf("cursor %+v, want %d bytes and 7 lines on", next, len(lines))
+	}
+	got := map[string]string{}
+	for _, v := range vs {
+		got[v.ID] = v.Reason
+		if v.Applied != (v.Reason == "") {
+			t.Errorf("%s: applied %v with reason %q", v.ID, v.Applied, v.Reason)
+		}
+	}
+	if len(vs) != 5 {
+		t.Errorf("%d verdicts: %+v", len(vs), vs)
+	}
+	for _, id := range []string{"a", "r", "n"} {
+		if r, ok := got[id]; !ok || r != "" {
+			t.Errorf("%s: %q (found %v), want applied", id, r, ok)
+		}
+	}
+	if r := got["x"]; !strings.Contains(r, "Bash replacement of shape {stdout, stderr, interrupted, isImage, noOutputExpected} not applied: the client refused it: PostToolUse hook returned updatedToolOutput that does not match Bash's output shape") {
+		t.Errorf("refused: %q", r)
+	}
+	if r := got["o"]; !strings.Contains(r, "not applied: the transcript holds 19 other characters") {
+		t.Errorf("other hook: %q", r)
+	}
+	if _, ok := got["l"]; ok {
+		t.Error("a verdict from a line still being written")
+	}
+}
+
+// Nothing pending: nothing is read.
+func TestScanNothingPending(t *testing.T) {
+	from := transcript.Cursor{Offset: 7, Line: 1}
+	vs, next, err := Scan(strings.NewReader(toolResult("toolu_x", "v", bash("v"))), from, nil)
+	if err != nil || len(vs) != 0 || next != from {
+		t.Fatalf("%+v %+v %v", vs, next, err)
+	}
+}
