@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/postgres"
@@ -171,5 +173,20 @@ func TestUnreachable(t *testing.T) {
 	pgtest.Exec(t, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '"+role+"'")
 	if _, err := db.ChunkSessions(ctx); err != nil && !postgres.Unreachable(err) {
 		t.Errorf("a query on a connection the server ended = %v; want Unreachable", err)
+	}
+}
+
+// Every field of a chunk comes back as saved, the client it ran in too.
+func TestChunkFieldsKept(t *testing.T) {
+	db := pgtest.Open(t)
+	c := turn(1, "p", "b", "/p/x.go")
+	c.Agent, c.Start, c.End = ctxkeep.AgentCodex, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), time.Date(2026, 1, 2, 3, 5, 0, 0, time.UTC)
+	c.Meta.Commands = []ctxkeep.Command{{Run: "go test", Exit: 1, Errors: []string{"FAIL"}}}
+	if _, err := db.SaveChunks(ctx, "s1", []ctxkeep.Chunk{c}, ctxkeep.ArchiveCursor{}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Chunk(ctx, c.Key)
+	if err != nil || !reflect.DeepEqual(got, c) {
+		t.Fatalf("Chunk = %+v, %v; want %+v", got, err, c)
 	}
 }
