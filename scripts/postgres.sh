@@ -40,8 +40,8 @@ install() {
 	log "installing postgresql-15 with apt-get"
 	export DEBIAN_FRONTEND=noninteractive
 	$sudo apt-get update -qq >&2
-	$sudo apt-get install -y -qq --no-install-recommends postgresql-15 postgresql-contrib-15 >&2 ||
-		$sudo apt-get install -y -qq --no-install-recommends postgresql-15 >&2
+	# Debian 12's postgresql-15 holds the contrib extensions (pg_trgm) itself.
+	$sudo apt-get install -y -qq --no-install-recommends postgresql-15 >&2
 	bindir >/dev/null
 }
 
