@@ -12,7 +12,7 @@ const module = "github.com/ctxkeep/ctxkeep"
 
 // adapters store things; they implement the domain's interfaces and may
 // use each other and the small helpers, never a policy or an entry point.
-var adapters = []string{"internal/blob", "internal/sqlite", "internal/journal", "internal/store"}
+var adapters = []string{"internal/blob", "internal/sqlite", "internal/journal", "internal/store", "internal/postgres"}
 
 // helpers are below everything: files, folders, JSON, text, progress.
 var helpers = []string{"internal/fsx", "internal/dirs", "internal/rawjson", "internal/fastjson", "internal/logfile", "internal/text", "internal/progress"}

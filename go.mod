@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // hook payloads of megabytes, ~3× encoding/json (internal/fastjson)
+	github.com/jackc/pgx/v5 v5.12.0 // the team archive on PostgreSQL (internal/postgres): pure Go, TLS, ~/.pgpass, pooling
 	github.com/klauspost/compress v1.20.3 // zstd for the blob store
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // the MCP server (`ctxkeep mcp`): the official SDK, +1.1 ms at start-up against mark3labs/mcp-go's +6.6 ms
 	github.com/ncruces/go-sqlite3 v0.35.6 // SQLite with FTS5, pure Go (no cgo), cheapest start-up (docs/ARCHITECTURE.md)
@@ -15,6 +16,9 @@ require (
 require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/ncruces/go-sqlite3-wasm/v6 v6.3.35304 // indirect
 	github.com/ncruces/julianday v1.0.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
@@ -23,6 +27,7 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.50.0 // indirect
 )

@@ -36,6 +36,25 @@ if ! ./scripts/install-chromium.sh >/dev/null; then
 	echo "test.sh: warning: no chromium; the HTML report test will skip" >&2
 fi
 
+# A throwaway PostgreSQL 15 for the team archive's tests (internal/postgres,
+# internal/team, the two-user end-to-end test), stopped and removed on exit;
+# the same rule: skip on a laptop, fail in CI.
+pgdir="$(mktemp -d "${TMPDIR:-/tmp}/ctxkeep-pg.XXXXXX")"
+cleanup_pg() {
+	./scripts/postgres.sh stop "$pgdir" >/dev/null 2>&1 || true
+	rm -rf "$pgdir"
+}
+trap cleanup_pg EXIT
+if dsn="$(./scripts/postgres.sh start "$pgdir" | tail -n 1)" && [[ -n "$dsn" ]]; then
+	export CTXKEEP_TEST_PG_DSN="$dsn"
+else
+	if [[ "${CI:-}" == "true" ]]; then
+		echo "test.sh: starting PostgreSQL failed" >&2
+		exit 1
+	fi
+	echo "test.sh: warning: no PostgreSQL; the team archive's tests will skip" >&2
+fi
+
 unformatted="$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.cache/*'))"
 if [[ -n "$unformatted" ]]; then
 	echo "test.sh: gofmt would change:" >&2

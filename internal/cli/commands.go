@@ -52,7 +52,7 @@ func init() {
 	commands = []*command{
 		installCmd, uninstallCmd, doctorCmd, configCmd, configSetCmd,
 		listCmd, showCmd, pinCmd, unpinCmd, pinsCmd, learnedCmd,
-		searchCmd, recallCmd, archiveCmd,
+		searchCmd, recallCmd, archiveCmd, teamCmd,
 		contextCmd, statsCmd, replayCmd,
 		pruneCmd, checkCmd, optimizeCmd, purgeCmd,
 		hookCmd, mcpCmd, statuslineCmd, captureCmd,

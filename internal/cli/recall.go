@@ -33,6 +33,7 @@ narrow what is printed, as for ` + "`ctxkeep show`" + `; line numbers count the 
 		o := &recallOptions{}
 		o.narrow.register(fs)
 		fs.BoolVar(&o.json, "json", false, "print the chunks as JSON (bodies with references, not expanded)")
+		fs.BoolVar(&o.team, "team", false, "recall from the team archive on PostgreSQL (docs/TEAM.md)")
 		return o.run
 	},
 }
@@ -40,6 +41,7 @@ narrow what is printed, as for ` + "`ctxkeep show`" + `; line numbers count the 
 type recallOptions struct {
 	narrow narrowOptions
 	json   bool
+	team   bool
 }
 
 // recallReport is `ctxkeep recall --json`.
@@ -61,14 +63,16 @@ func (o *recallOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := o.validate(pos); err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
+	st, done, err := o.archive(ctx, a) // the local store, or the team archive (teamsearch.go)
 	if err != nil {
 		return err
 	}
+	defer done()
 	chunks, err := chunksFor(ctx, st, pos[0])
 	if err != nil {
 		return err
 	}
+	o.teamOwners(ctx, a, st, chunks)
 	if o.json {
 		return a.printJSON(recallReport{Chunks: chunks})
 	}

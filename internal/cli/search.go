@@ -43,14 +43,15 @@ a snippet around the first match.`,
 		fs.BoolVar(&o.all, "all", false, "search every archived session")
 		fs.IntVar(&o.limit, "limit", 10, "show at most `N` results")
 		fs.BoolVar(&o.json, "json", false, "print the results as JSON")
+		fs.BoolVar(&o.team, "team", false, "search the team archive on PostgreSQL instead, the projects your role may read (docs/TEAM.md)")
 		return o.run
 	},
 }
 
 type searchOptions struct {
-	session            string
-	project, all, json bool
-	limit              int
+	session                  string
+	project, all, json, team bool
+	limit                    int
 }
 
 type searchResult struct {
@@ -99,6 +100,9 @@ func (o *searchOptions) validate(words []string) error {
 func (o *searchOptions) run(ctx context.Context, a *app, words []string) error {
 	if err := o.validate(words); err != nil {
 		return err
+	}
+	if o.team {
+		return o.runTeam(ctx, a, words) // teamsearch.go
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {

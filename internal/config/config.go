@@ -30,6 +30,7 @@ type Config struct {
 	Watch     Watch
 	Keep      Keep
 	Privacy   Privacy
+	Team      Team
 
 	// Window is the context window in tokens by model id (a prefix);
 	// "default" covers the rest.
@@ -79,6 +80,18 @@ type Privacy struct {
 	// RedactStore: in the stored output and its readable copy too, which
 	// then no longer hold the exact original.
 	RedactStore bool
+}
+
+// Team says where the team archive is and what is pushed to it
+// (docs/TEAM.md). Its keys are the user's only: a project's file cannot
+// point the user's archive at another server or widen what leaves the
+// machine.
+type Team struct {
+	DSN              string        // the server, libpq style; no password (PGPASSWORD, ~/.pgpass)
+	SyncAfterSession bool          // run `ctxkeep team sync` in the background after SessionEnd
+	PushOutputs      bool          // push the text of stored outputs (redacted), not only their entries
+	MaxOutputBytes   int64         // the largest output whose text is pushed
+	SyncTimeout      time.Duration // how long a background sync may run
 }
 
 // Retention says how long unpinned stored outputs are kept.

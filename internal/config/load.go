@@ -99,8 +99,10 @@ type loader struct {
 // project shares: how long outputs are kept and how large the store may
 // grow. They come from the user's config and environment only; a
 // repository's .ctxkeep.toml is input, and must not delete what other
-// projects stored.
-var userScope = []string{"retention.", "limits."}
+// projects stored. The team archive's keys are the user's too: a
+// repository must not choose where the user's sessions are pushed, nor
+// widen what is pushed.
+var userScope = []string{"retention.", "limits.", "team."}
 
 // UserScope reports whether key may only be set by the user (config.toml
 // or CTXKEEP_* variables), never by a project's file.
@@ -122,6 +124,9 @@ func (l *loader) defaults() error {
 	}
 	for _, li := range lists {
 		l.setList(li.key, li.def, src)
+	}
+	for _, tx := range texts {
+		l.vals[tx.key] = entry{text: tx.def, source: src}
 	}
 	for _, sec := range sections {
 		for _, kv := range sec.defaults {
@@ -203,6 +208,12 @@ func (l *loader) table(prefix string, t map[string]any, src Source) error {
 		if err != nil {
 			return &Error{Key: key, Source: src, Msg: err.Error()}
 		}
+		if tx, ok := textKey(key); ok {
+			if err := l.setText(tx, text, src); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := l.set(key, text, src); err != nil {
 			return err
 		}
@@ -239,6 +250,28 @@ func isList(key string) bool {
 // setList records a list value; lists are never out of range.
 func (l *loader) setList(key string, items []string, src Source) {
 	l.vals[key] = entry{list: items, text: formatList(items), source: src}
+}
+
+// textKey finds a text key.
+func textKey(key string) (text, bool) {
+	for _, tx := range texts {
+		if tx.key == key {
+			return tx, true
+		}
+	}
+	return text{}, false
+}
+
+// setText records a text value once its check passes.
+func (l *loader) setText(tx text, s string, src Source) error {
+	s = strings.TrimSpace(s)
+	if tx.check != nil && s != "" {
+		if err := tx.check(s); err != nil {
+			return &Error{Key: tx.key, Source: src, Msg: err.Error()}
+		}
+	}
+	l.vals[tx.key] = entry{text: s, source: src}
+	return nil
 }
 
 func formatList(items []string) string {
@@ -304,6 +337,12 @@ func (l *loader) env(environ []string) error {
 			l.setList(key, splitList(val), Source{Kind: "env", Where: name})
 			continue
 		}
+		if tx, ok := textKey(key); ok {
+			if err := l.setText(tx, val, Source{Kind: "env", Where: name}); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := l.set(key, val, Source{Kind: "env", Where: name}); err != nil {
 			return err
 		}
@@ -323,6 +362,11 @@ func (l *loader) envKey(rest string) string {
 	for _, li := range lists {
 		if strings.EqualFold(strings.ReplaceAll(li.key, ".", "_"), rest) {
 			return li.key
+		}
+	}
+	for _, tx := range texts {
+		if strings.EqualFold(strings.ReplaceAll(tx.key, ".", "_"), rest) {
+			return tx.key
 		}
 	}
 	for _, sec := range sections {
@@ -414,6 +458,11 @@ func (l *loader) build() (*Config, []Value, error) {
 		e := l.vals[li.key]
 		li.apply(c, e.list)
 		out = append(out, Value{Key: li.key, Value: e.text, Source: e.source, Doc: li.doc})
+	}
+	for _, tx := range texts {
+		e := l.vals[tx.key]
+		tx.apply(c, e.text)
+		out = append(out, Value{Key: tx.key, Value: e.text, Source: e.source, Doc: tx.doc})
 	}
 	for _, sec := range sections {
 		var keys []string

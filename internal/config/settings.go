@@ -159,6 +159,35 @@ var settings = []setting{
 	{key: "watch.urgent_at", kind: countKind, def: "90", min: 0, max: 100,
 		doc:   "last warning, in percent of the auto-compaction threshold (0: none)",
 		apply: func(c *Config, v int64) { c.Watch.UrgentAt = int(v) }},
+
+	{key: "team.sync_after_session", kind: boolKind, def: "false", max: 1,
+		doc:   "after each session ends, push what is new to the team archive in the background (the hook only starts `ctxkeep team sync`)",
+		apply: func(c *Config, v int64) { c.Team.SyncAfterSession = v != 0 }},
+	{key: "team.push_outputs", kind: boolKind, def: "false", max: 1,
+		doc:   "push the text of stored outputs (redacted) to the team archive, so that teammates can search and read it; off: only what the turns say",
+		apply: func(c *Config, v int64) { c.Team.PushOutputs = v != 0 }},
+	{key: "team.max_output_bytes", kind: bytesKind, def: "1MB", min: 0, max: 1 << 30,
+		doc:   "largest stored output whose text is pushed to the team archive (larger ones: the entry only)",
+		apply: func(c *Config, v int64) { c.Team.MaxOutputBytes = v }},
+	{key: "team.sync_timeout", kind: durationKind, def: "5m", min: int64(time.Second), max: int64(24 * time.Hour),
+		doc:   "how long a background team sync may run before it gives up (the next one resumes)",
+		apply: func(c *Config, v int64) { c.Team.SyncTimeout = time.Duration(v) }},
+}
+
+// text is a key holding a string.
+type text struct {
+	key   string
+	def   string
+	doc   string
+	check func(string) error
+	apply func(c *Config, v string)
+}
+
+var texts = []text{
+	{key: "team.dsn",
+		doc:   "the team archive's PostgreSQL server (URL or key=value, sslmode honoured); the password comes from PGPASSWORD or ~/.pgpass, never from here (also CTXKEEP_TEAM_DSN)",
+		check: noPassword,
+		apply: func(c *Config, v string) { c.Team.DSN = v }},
 }
 
 var lists = []list{

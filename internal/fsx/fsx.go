@@ -150,6 +150,11 @@ func MkdirPrivate(dir string) error {
 // (created if missing), so that read-modify-write cycles of many processes
 // on one small file do not lose each other's updates.
 func Locked(lockPath string, fn func() error) error {
+	return withLock(lockPath, lockFile, fn)
+}
+
+// withLock runs fn while holding the lock lock takes on the file lockPath.
+func withLock(lockPath string, lock func(*os.File) error, fn func() error) error {
 	if err := MkdirPrivate(filepath.Dir(lockPath)); err != nil {
 		return err
 	}
@@ -158,7 +163,10 @@ func Locked(lockPath string, fn func() error) error {
 		return err
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
+	if err := lock(f); err != nil {
+		if errors.Is(err, ErrLocked) {
+			return err
+		}
 		return fmt.Errorf("lock %s: %w", lockPath, err)
 	}
 	return fn() // closing f releases the lock

@@ -17,7 +17,7 @@ var handlers = map[string]handler{
 	"PreCompact":         all(forgetReads, indexJournal, preserve),
 	"Stop":               all(indexJournal, proveReplacements, archiveTurn, pruneOverLimit),
 	"SubagentStop":       nothing,
-	"SessionEnd":         all(forgetReads, indexJournal, proveReplacements, archiveTurn, tendAtSessionEnd),
+	"SessionEnd":         all(forgetReads, indexJournal, proveReplacements, archiveTurn, startTeamSync, tendAtSessionEnd),
 }
 
 // nothing is the policy of an event that is only recorded (the dispatcher

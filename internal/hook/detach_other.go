@@ -1,0 +1,7 @@
+//go:build !unix
+
+package hook
+
+import "os/exec"
+
+func detach(*exec.Cmd) {}

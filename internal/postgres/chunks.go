@@ -1,0 +1,484 @@
+package postgres
+
+// Every statement on the chunks table is in this file: the columns, the
+// upsert with its full-text vector, the reads and the search (whose
+// ranking half is search_chunks, in the migration). A new kind of chunk
+// or a new field changes this file and a migration:
+//
+//   - a field of Chunk: a column (migration 000N_*.sql: ALTER TABLE chunks
+//     ADD COLUMN …), chunkColumns and scanChunk, upsertChunk's column list
+//     and its WHERE (what counts as changed), queueChunk's arguments;
+//   - a kind ("step"): nothing for storage (kind is free text and the key,
+//     the one unique index, comes from archive.ChunkKey); the orders of
+//     Chunks and TurnRange ("turn, kind DESC") if steps sort within a
+//     turn by a new column; whether steps are indexed with the same
+//     weights (indexText's parts in queueChunk);
+//   - sync (internal/team) carries new fields as they are: it redacts a
+//     chunk through its JSON.
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/ctxkeep/ctxkeep"
+)
+
+// chunkColumns are the columns a chunk is read from, in scanChunk's order;
+// owner comes last, for team search.
+const chunkColumns = `key, session_id, project, kind, agent, turn, ts_start, ts_end, prompt, summary, body, meta, owner`
+
+// The weights of the vector's parts, as the local index weighs its columns:
+// prompt 4 (A), files 3 (B), summary 2 (C), body and outputs 1 (D).
+// ts_rank takes them in the order D, C, B, A.
+const rankWeights = `'{0.1, 0.2, 0.3, 0.4}'`
+
+// upsertChunk writes a chunk: a new key is inserted; a key already there
+// is rewritten only when what it holds or indexes changed (a turn that
+// grew, outputs whose text is now pushed), so that pushing or saving the
+// same chunk twice writes nothing. Its vector is made by the server from
+// the parts indexText prepared.
+const upsertChunk = `INSERT INTO chunks (key, session_id, project, kind, agent, turn, ts_start, ts_end,
+		prompt, summary, body, body_hash, meta, files, tsv)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+		setweight(to_tsvector('english', $15), 'A') || setweight(to_tsvector('english', $16), 'B') ||
+		setweight(to_tsvector('english', $17), 'C') || setweight(to_tsvector('english', $18), 'D'))
+	ON CONFLICT (key) DO UPDATE SET session_id = EXCLUDED.session_id, project = EXCLUDED.project,
+		kind = EXCLUDED.kind, agent = EXCLUDED.agent, turn = EXCLUDED.turn, ts_start = EXCLUDED.ts_start, ts_end = EXCLUDED.ts_end,
+		prompt = EXCLUDED.prompt, summary = EXCLUDED.summary, body = EXCLUDED.body,
+		body_hash = EXCLUDED.body_hash, meta = EXCLUDED.meta, files = EXCLUDED.files, tsv = EXCLUDED.tsv,
+		pushed_at = now()
+	WHERE chunks.body_hash <> EXCLUDED.body_hash OR chunks.project <> EXCLUDED.project OR chunks.agent <> EXCLUDED.agent
+		OR chunks.tsv <> EXCLUDED.tsv`
+
+// queueChunk adds the upsert of c to b.
+func queueChunk(b *pgx.Batch, c ctxkeep.Chunk) *pgx.QueuedQuery {
+	meta := jsonb(c.Meta)
+	files := c.Meta.Files()
+	body := c.Body
+	if len(c.Outputs) > 0 {
+		body += "\n" + strings.Join(c.Outputs, "\n")
+	}
+	return b.Queue(upsertChunk, c.Key, c.SessionID, c.Project, c.Kind, c.Agent, c.Turn, nullTime(c.Start), nullTime(c.End),
+		clean(c.Prompt), clean(c.Summary), clean(c.Body), c.BodyHash(), meta, clean(strings.Join(files, "\n")),
+		indexText(c.Prompt, maxIndexed), indexText(strings.Join(files, " "), maxIndexed),
+		indexText(c.Summary, maxIndexed), indexText(body, maxIndexed))
+}
+
+// saveChunks upserts chunks in key order (concurrent writers then take
+// their row locks in the same order and cannot deadlock) and returns how
+// many were written.
+func saveChunks(ctx context.Context, tx pgx.Tx, chunks []ctxkeep.Chunk) (int, error) {
+	sorted := append([]ctxkeep.Chunk(nil), chunks...)
+	sortBy(sorted, func(c ctxkeep.Chunk) string { return c.Key })
+	b := &pgx.Batch{}
+	for _, c := range sorted {
+		queueChunk(b, c)
+	}
+	res := tx.SendBatch(ctx, b)
+	written := 0
+	for range sorted {
+		tag, err := res.Exec()
+		if err != nil {
+			res.Close()
+			return 0, describe(err)
+		}
+		written += int(tag.RowsAffected())
+	}
+	return written, describe(res.Close())
+}
+
+// SaveChunks stores chunks and moves the session's cursor, atomically.
+func (db *DB) SaveChunks(ctx context.Context, session string, chunks []ctxkeep.Chunk, cur ctxkeep.ArchiveCursor) (int, error) {
+	written := 0
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		n, err := saveChunks(ctx, tx, chunks)
+		if err != nil {
+			return err
+		}
+		written = n
+		usage, _ := json.Marshal(cur.Usage)
+		_, err = tx.Exec(ctx, `INSERT INTO archive_cursors (session_id, transcript, "offset", line, turn, usage)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id) DO UPDATE SET transcript = EXCLUDED.transcript,
+			"offset" = EXCLUDED."offset", line = EXCLUDED.line, turn = EXCLUDED.turn, usage = EXCLUDED.usage`,
+			session, cur.Transcript, cur.Offset, cur.Line, cur.Turn, usage)
+		return describe(err)
+	})
+	return written, err
+}
+
+// Cursor returns the session's archive cursor.
+func (db *DB) Cursor(ctx context.Context, session string) (c ctxkeep.ArchiveCursor, ok bool, err error) {
+	var usage []byte
+	err = db.pool.QueryRow(ctx, `SELECT transcript, "offset", line, turn, usage FROM archive_cursors WHERE session_id = $1`, session).
+		Scan(&c.Transcript, &c.Offset, &c.Line, &c.Turn, &usage)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return c, false, nil
+	}
+	if err != nil {
+		return c, false, describe(err)
+	}
+	json.Unmarshal(usage, &c.Usage)
+	return c, true, nil
+}
+
+// Chunks returns a session's chunks in turn order.
+func (db *DB) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
+	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 ORDER BY turn, kind DESC`, session))
+}
+
+// Chunk returns the chunk with key, or the only one whose key starts with it.
+func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
+	c, err := db.ownedChunk(ctx, key)
+	return c.Chunk, err
+}
+
+// Owned is a chunk with the role that pushed it.
+type Owned struct {
+	ctxkeep.Chunk
+	Owner string `json:"owner"`
+}
+
+func (db *DB) ownedChunk(ctx context.Context, key string) (Owned, error) {
+	key = strings.ToLower(strings.TrimSpace(key))
+	if key == "" || strings.ContainsAny(key, `%_\`) {
+		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
+	}
+	cs, err := db.queryChunks(ctx, `WHERE key LIKE $1 ORDER BY key LIMIT 2`, key+"%")
+	switch {
+	case err != nil:
+		return Owned{}, err
+	case len(cs) == 0:
+		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
+	case len(cs) > 1 && cs[0].Key != key:
+		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "no such chunk: %q matches more than one chunk; give more of the key", key)
+	}
+	return cs[0], nil
+}
+
+// TurnRange returns a session's turn chunks from turn from to turn to.
+func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
+	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 AND kind = 'turn' AND turn BETWEEN $2 AND $3 ORDER BY turn`,
+		session, from, to))
+}
+
+// ChunkSessions lists the sessions with chunks, latest first.
+func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {
+	rows, err := db.pool.Query(ctx, `SELECT session_id FROM chunks GROUP BY session_id ORDER BY max(ts_end) DESC NULLS LAST, session_id`)
+	if err != nil {
+		return nil, describe(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	return out, describe(err)
+}
+
+func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]Owned, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+chunkColumns+` FROM chunks `+where, args...)
+	if err != nil {
+		return nil, describe(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Owned, error) { return scanChunk(r) })
+	return out, describe(err)
+}
+
+func chunksOnly(os []Owned, err error) ([]ctxkeep.Chunk, error) {
+	out := make([]ctxkeep.Chunk, len(os))
+	for i, o := range os {
+		out[i] = o.Chunk
+	}
+	return out, err
+}
+
+func scanChunk(r pgx.Row, extra ...any) (Owned, error) {
+	var c Owned
+	var start, end *time.Time
+	var meta []byte
+	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Agent, &c.Turn, &start, &end, &c.Prompt, &c.Summary,
+		&c.Body, &meta, &c.Owner}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return c, err
+	}
+	if start != nil {
+		c.Start = start.UTC()
+	}
+	if end != nil {
+		c.End = end.UTC()
+	}
+	json.Unmarshal(meta, &c.Meta)
+	return c, nil
+}
+
+// Hit is a chunk that matched a team search, with whose it is.
+type Hit struct {
+	ctxkeep.ChunkHit
+	Owner string `json:"owner"`
+}
+
+// SearchChunks returns the chunks matching any word of q.Text, best first.
+func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, error) {
+	hits, err := db.Search(ctx, q)
+	out := make([]ctxkeep.ChunkHit, len(hits))
+	for i, h := range hits {
+		out[i] = h.ChunkHit
+	}
+	return out, err
+}
+
+// pathBoost is what each path or identifier of the query found in a
+// chunk's files adds to its rank: about what a match of the files' words
+// weighs in ts_rank, so that "internal/ratelimiter/window.go" ranks the
+// chunk that touched that file above those that only say its words.
+const pathBoost = 0.1
+
+// rankCap bounds the chunks one search ranks. Ranking reads each
+// candidate's vector (a few kB, often out of line): a word in a third of a
+// million chunks would cost seconds. So the words that bring candidates
+// are the rarest ones whose matches, as the planner estimates them, add up
+// to at most rankCap; common words still count in the rank of every
+// candidate, as in a ranking that weighs words by rarity, where they weigh
+// next to nothing. When even the rarest word is that common, candidates
+// are the chunks with every word, and past rankCap of those, the newest.
+const rankCap = 2000
+
+// Search is SearchChunks with the owner of each chunk: any word of q.Text
+// matches (through the vector), and so does any path or identifier of it
+// found in the files a chunk touched (through the trigram index).
+// Lexical is ts_rank with the columns' weights, normalised by the log of
+// the chunk's length, plus pathBoost per path found: positive, higher is
+// better.
+func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
+	words, err := db.searchWords(ctx, queryWords(q.Text))
+	if err != nil {
+		return nil, err
+	}
+	if len(words) == 0 {
+		return nil, ctxkeep.ErrEmptyQuery // no word, or only stop words
+	}
+	all := make([]string, len(words))
+	for i, w := range words {
+		all[i] = w.word
+	}
+	var paths []string
+	for _, p := range pathTerms(q.Text) {
+		paths = append(paths, "%"+likeEscape(p)+"%")
+	}
+	cand := candidates(words)
+	if len(paths) > 0 && words[0].rows > rankCap {
+		// Every word is common (the words of a path: internal, go…): the
+		// paths alone find the chunks that touched those files.
+		cand = ""
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	hits, err := db.searchChunks(ctx, q, strings.Join(all, " | "), cand, paths, limit)
+	if err != nil || len(hits) >= limit || len(words) < 2 || words[0].rows <= rankCap {
+		return hits, err
+	}
+	// Every word was common, and few chunks have them all: the newest
+	// chunks with the rarest word fill the list.
+	more, err := db.searchChunks(ctx, q, strings.Join(all, " | "), words[0].word, nil, limit)
+	for _, h := range more {
+		if len(hits) < limit && !slices.ContainsFunc(hits, func(x Hit) bool { return x.Key == h.Key }) {
+			hits = append(hits, h)
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Lexical, a.Lexical) })
+	return hits, err
+}
+
+// searchChunks runs search_chunks (the migration), which finds and ranks
+// the keys; the chunks are then read as the role, through row-level
+// security again.
+func (db *DB) searchChunks(ctx context.Context, q ctxkeep.ChunkQuery, all, cand string, paths []string, limit int) ([]Hit, error) {
+	cols := "c." + strings.ReplaceAll(chunkColumns, ", ", ", c.")
+	rows, err := db.pool.Query(ctx, `SELECT `+cols+`, s.rank
+		FROM search_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9, `+rankWeights+`) s JOIN chunks c ON c.key = s.key
+		ORDER BY s.rank DESC, c.key`,
+		all, cand, paths, nullText(q.Session), nullText(q.Project), nullText(q.Kind), rankCap, limit, pathBoost)
+	if err != nil {
+		return nil, describe(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Hit, error) {
+		var rank float64
+		c, err := scanChunk(r, &rank)
+		return Hit{ChunkHit: ctxkeep.ChunkHit{Chunk: c.Chunk, Lexical: rank}, Owner: c.Owner}, err
+	})
+	return out, describe(err)
+}
+
+// searchWord is a word of a query with the planner's estimate of the
+// chunks it matches.
+type searchWord struct {
+	word string
+	rows float64
+}
+
+// searchWords keeps the words of a query that are not stop words, with
+// how many chunks each matches by the planner's estimate (EXPLAIN, which
+// sees only what row-level security lets the role see), rarest first.
+// One round trip.
+func (db *DB) searchWords(ctx context.Context, words []string) ([]searchWord, error) {
+	if len(words) == 0 {
+		return nil, nil
+	}
+	b := &pgx.Batch{}
+	for _, w := range words {
+		b.Queue(`SELECT numnode(to_tsquery('english', $1))`, w)
+		b.Queue(`EXPLAIN (FORMAT JSON) SELECT 1 FROM chunks WHERE tsv @@ to_tsquery('english', $1)`, w)
+	}
+	res := db.pool.SendBatch(ctx, b)
+	defer res.Close()
+	var out []searchWord
+	for _, w := range words {
+		var nodes int
+		var plan []struct {
+			Plan struct {
+				Rows float64 `json:"Plan Rows"`
+			}
+		}
+		if err := res.QueryRow().Scan(&nodes); err != nil {
+			return nil, describe(err)
+		}
+		if err := res.QueryRow().Scan(&plan); err != nil {
+			return nil, describe(err)
+		}
+		if nodes > 0 && len(plan) == 1 {
+			out = append(out, searchWord{word: w, rows: plan[0].Plan.Rows})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b searchWord) int { return cmp.Compare(a.rows, b.rows) })
+	return out, nil
+}
+
+// candidates is the query whose matches are ranked: the rarest words
+// while their matches add up to rankCap (the rarest always), else, when
+// the rarest is that common, all the words together.
+func candidates(words []searchWord) string {
+	if words[0].rows > rankCap && len(words) > 1 {
+		all := make([]string, len(words))
+		for i, w := range words {
+			all[i] = w.word
+		}
+		return strings.Join(all, " & ")
+	}
+	picked, sum := []string{words[0].word}, words[0].rows
+	for _, w := range words[1:] {
+		if sum+w.rows > rankCap {
+			break
+		}
+		picked, sum = append(picked, w.word), sum+w.rows
+	}
+	return strings.Join(picked, " | ")
+}
+
+// maxIndexed bounds the text of one part of a chunk's vector: PostgreSQL
+// refuses a tsvector over 1 MB. Longer text keeps its head and its tail
+// (where a log's failures are), indexText says how.
+const maxIndexed = 256 << 10
+
+// indexText prepares text for to_tsvector as the local index's tokenizer
+// (unicode61) sees it: runs of letters and digits, everything else a
+// separator, so that checkout_test.go:1500 is the words checkout, test, go
+// and 1500 in both indexes (PostgreSQL's parser would keep it as one file
+// name). Past max bytes, the first three quarters and the last quarter
+// are kept.
+func indexText(s string, max int) string {
+	if len(s) > max {
+		head, tail := max*3/4, max/4
+		s = strings.ToValidUTF8(s[:head], "") + " " + strings.ToValidUTF8(s[len(s)-tail:], "")
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := true
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			b.WriteRune(r)
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// queryWords are the distinct words of a query, as indexText splits text,
+// in lower case, one letter long or more.
+func queryWords(text string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(indexText(text, len(text)))) {
+		if utf8.RuneCountInString(w) < 2 || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+// pathTerms are the words of a query that look like paths or identifiers
+// (a '/', '.', '_' or '-' inside, three characters or more): they are
+// looked for as they are written in the files a chunk touched.
+func pathTerms(text string) []string {
+	var out []string
+	for _, f := range strings.Fields(text) {
+		f = strings.Trim(f, `"'(),;:`)
+		if utf8.RuneCountInString(f) >= 3 && strings.ContainsAny(strings.Trim(f, "/._-"), "/._-") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// likeEscape quotes LIKE's wildcards (the escape character is \).
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// clean makes text storable: PostgreSQL's text refuses NUL bytes and
+// invalid UTF-8.
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	return s
+}
+
+// jsonb encodes v for a jsonb column, which refuses the NUL character.
+func jsonb(v any) []byte {
+	data, _ := json.Marshal(v)
+	return bytes.ReplaceAll(data, []byte(`\u0000`), []byte(`\ufffd`))
+}
+
+// sortBy sorts xs by the key of each.
+func sortBy[T any](xs []T, key func(T) string) {
+	sort.SliceStable(xs, func(i, j int) bool { return key(xs[i]) < key(xs[j]) })
+}
+
+func nullText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
