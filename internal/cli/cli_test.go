@@ -237,3 +237,23 @@ func TestFlagHelp(t *testing.T) {
 		}
 	}
 }
+
+// The README shows what `ctxkeep replay --sample` prints on a fresh
+// machine; the figures are the same everywhere, so they must be the ones
+// the binary prints now.
+func TestReadmeReplayFigures(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(string(readme), "```\nWith ctxkeep, ")
+	if start < 0 {
+		t.Fatal("README has no replay figures block")
+	}
+	block := string(readme)[start+4:]
+	block = block[:strings.Index(block, "```")]
+	r := newSandbox(t).run(false, "", "replay", "--sample")
+	if r.code != 0 || !strings.HasSuffix(r.stdout, block) {
+		t.Fatalf("README's figures:\n%s\nreplay --sample prints (exit %d):\n%s", block, r.code, r.stdout)
+	}
+}
