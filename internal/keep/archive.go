@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
@@ -25,7 +24,81 @@ type Session struct {
 	ID         string
 	Project    string
 	Transcript string
+	// Read reads the transcript; nil reads Claude Code's (ReadClaude).
+	// Another agent's transcripts (Codex rollouts) plug in here.
+	Read Reader
+	// Limits bound what one Archive call reads; zero fields take the
+	// defaults.
+	Limits Limits
 }
+
+// Limits bound the work of one Archive call on a transcript of any size.
+type Limits struct {
+	// ReadBytes is how much of the transcript one call reads at most
+	// (config limits.transcript_read_bytes): a huge transcript is archived
+	// over several calls, each saving the cursor as it goes.
+	ReadBytes int64
+	// LineBytes is the longest line read; longer lines are skipped and
+	// counted (config limits.transcript_line_bytes).
+	LineBytes int
+}
+
+// Defaults of Limits.
+const (
+	DefaultReadBytes = 64 << 20
+	DefaultLineBytes = 8 << 20
+	// batchBytes is how much is read between two saves of the cursor.
+	batchBytes = 8 << 20
+)
+
+func (l Limits) orDefault() Limits {
+	if l.ReadBytes <= 0 {
+		l.ReadBytes = DefaultReadBytes
+	}
+	if l.LineBytes <= 0 {
+		l.LineBytes = DefaultLineBytes
+	}
+	// A line must fit in what one call reads, or it could never be read.
+	l.LineBytes = int(min(int64(l.LineBytes), l.ReadBytes))
+	return l
+}
+
+// Reader reads a session's transcript from a cursor, at most limit bytes
+// of whole lines, and cuts what it read into numbered steps. Next is the
+// start of the last step read, which may still grow (or from, when nothing
+// new was read), with the usage seen so far.
+type Reader func(ctx context.Context, s Session, from ctxkeep.ArchiveCursor, limit int64) (*Batch, error)
+
+// Batch is a stretch of a transcript, cut into steps.
+type Batch struct {
+	Steps     []Step    // in order; the last one may still grow
+	Summaries []Summary // the client's compaction summaries
+	Next      ctxkeep.ArchiveCursor
+	// Cut is where to go on from when the last step cannot be read whole
+	// (it is longer than a call may read): the end of what was read, as
+	// the next step of the same turn.
+	Cut      ctxkeep.ArchiveCursor
+	Read     int64 // bytes consumed
+	Problems int   // lines that could not be read
+	Skipped  int   // lines over the length limit, skipped
+	More     bool  // the read stopped at limit, not at the end of the transcript
+}
+
+// Step is a step of a turn, numbered.
+type Step struct {
+	Turn, N int
+	transcript.Step
+}
+
+// Summary is a compaction summary the client wrote in step N of a turn.
+type Summary struct {
+	Turn, N int
+	Record  *transcript.Record
+}
+
+// ErrRewritten is returned by a Reader when the transcript is shorter
+// than the cursor: it was rewritten, and is read again from the start.
+var ErrRewritten = transcript.ErrShrunk
 
 // ArchiveResult says what an archive run did.
 type ArchiveResult struct {
@@ -33,112 +106,151 @@ type ArchiveResult struct {
 	Written  int   // chunks written (new or changed)
 	Turns    int   // turns in the session so far
 	Problems int   // transcript lines that could not be read
+	Skipped  int   // lines over limits.transcript_line_bytes, skipped
+	More     bool  // limits.transcript_read_bytes stopped it before the end: run it again
 	Usage    ctxkeep.Usage
 }
 
 // Archive brings the session's archive up to date with its transcript. It
 // reads only what is new since the last run, from the first line of the
-// last turn (which may have been open then): running it again costs
-// little and stores nothing twice.
+// last step (which may have been open then): running it again costs
+// little and stores nothing twice. It reads at most s.Limits.ReadBytes,
+// saving the cursor every few megabytes, so that a huge transcript is
+// archived over several calls rather than stalling each of them.
 func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, error) {
 	var res ArchiveResult
+	lim := s.Limits.orDefault()
+	read := s.Read
+	if read == nil {
+		read = ReadClaude
+	}
 	cur, ok, err := st.Cursor(ctx, s.ID)
 	if err != nil {
 		return res, err
 	}
 	if !ok || cur.Transcript != s.Transcript {
-		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
-	}
-	f, err := transcript.ReadFile(s.Transcript, transcript.Cursor{Offset: cur.Offset, Line: cur.Line})
-	if errors.Is(err, transcript.ErrShrunk) {
-		// Rewritten under us (a purge): read it all again; turns are
-		// replaced by index, nothing is duplicated.
-		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
-		f, err = transcript.ReadFile(s.Transcript, transcript.Cursor{})
-	}
-	if err != nil {
-		return res, fmt.Errorf("archive %s: %w", s.Transcript, err)
-	}
-	res.Read, res.Problems = f.Next.Offset-cur.Offset, len(f.Problems)
-	chunks, next, err := chunksOf(ctx, st, s, f, cur)
-	if err != nil {
-		return res, err
-	}
-	for i := range f.Records {
-		transcript.UpdateUsage(&next.Usage, &f.Records[i])
-	}
-	if res.Written, err = st.SaveChunks(ctx, s.ID, chunks, next); err != nil {
-		return res, err
-	}
-	res.Turns, res.Usage = next.Turn, next.Usage
-	return res, nil
-}
-
-// chunksOf cuts the records read into turn chunks (and compaction summary
-// chunks), numbering turns from the cursor's, and returns the cursor for
-// next time: the start of the last turn.
-func chunksOf(ctx context.Context, st ctxkeep.Store, s Session, f *transcript.File, cur ctxkeep.ArchiveCursor) ([]ctxkeep.Chunk, ctxkeep.ArchiveCursor, error) {
-	next := cur
-	next.Transcript = s.Transcript
-	turns := transcript.Turns(f.Records)
-	if len(turns) == 0 {
-		return nil, next, nil
+		cur = start(s)
 	}
 	lookup, err := swapLookup(ctx, st, s.ID)
 	if err != nil {
-		return nil, next, err
+		return res, err
 	}
-	var chunks []ctxkeep.Chunk
-	starts := make([]int64, len(turns))
-	for i, t := range turns {
-		index := cur.Turn + i
-		chunks = append(chunks, archive.FromTurn(s.ID, s.Project, index, t, lookup))
-		starts[i] = start(t)
-	}
-	chunks = append(chunks, summaries(s, f.Records, starts, cur.Turn)...)
-	last := turns[len(turns)-1]
-	next.Turn = cur.Turn + len(turns) - 1
-	next.Offset, next.Line = start(last), startLine(last)
-	if next.Offset < cur.Offset { // a first turn without records: keep the old cursor
-		next.Offset, next.Line = cur.Offset, cur.Line
-	}
-	return chunks, next, nil
-}
-
-// summaries archives the compaction summaries among the records, each under
-// the index of the turn it happened in.
-func summaries(s Session, recs []transcript.Record, starts []int64, first int) []ctxkeep.Chunk {
-	var out []ctxkeep.Chunk
-	for i := range recs {
-		r := &recs[i]
-		if !r.IsCompactSummary || !r.MainThread() {
+	restarted := false
+	for budget, size := lim.ReadBytes, int64(batchBytes); budget > 0 && ctx.Err() == nil; {
+		b, err := read(ctx, s, cur, min(budget, size))
+		if errors.Is(err, ErrRewritten) && !restarted {
+			// Rewritten under us (a purge): read it all again; steps are
+			// replaced by number, nothing is duplicated.
+			restarted, cur = true, start(s)
 			continue
 		}
-		turn := sort.Search(len(starts), func(k int) bool { return starts[k] > r.Offset }) - 1
-		out = append(out, archive.FromSummary(s.ID, s.Project, first+max(turn, 0), r))
+		if err != nil {
+			return res, fmt.Errorf("archive %s: %w", s.Transcript, err)
+		}
+		res.Read += b.Read
+		if n := min(budget, size); b.More && b.Next.Offset == cur.Offset {
+			// One step longer than the batch: read it whole if the call
+			// may (the attempts are not counted: there are few), else
+			// cut it where the reading stopped.
+			if n < budget {
+				size = 2 * n
+				continue
+			}
+			if b.Cut.Offset <= cur.Offset {
+				break
+			}
+			b.Next = b.Cut
+		}
+		res.Problems, res.Skipped = res.Problems+b.Problems, res.Skipped+b.Skipped
+		budget -= b.Read
+		written, err := st.SaveChunks(ctx, s.ID, chunksOf(s, b, lookup), b.Next)
+		if err != nil {
+			return res, err
+		}
+		res.Written += written
+		cur, res.More = b.Next, b.More
+		if !b.More {
+			break
+		}
 	}
-	return out
+	res.Turns, res.Usage = cur.Turn, cur.Usage
+	return res, nil
 }
 
-// start is the byte offset of a turn's first line.
-func start(t transcript.Turn) int64 {
-	if t.Prompt != nil {
-		return t.Prompt.Offset
-	}
-	if len(t.Records) > 0 {
-		return t.Records[0].Offset
-	}
-	return 0
+// start is the cursor of a transcript never read.
+func start(s Session) ctxkeep.ArchiveCursor {
+	return ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1, Step: 1}
 }
 
-func startLine(t transcript.Turn) int {
-	if t.Prompt != nil {
-		return t.Prompt.Line - 1
+// chunksOf archives a batch's steps and summaries.
+func chunksOf(s Session, b *Batch, lookup archive.Lookup) []ctxkeep.Chunk {
+	chunks := make([]ctxkeep.Chunk, 0, len(b.Steps)+len(b.Summaries))
+	for _, st := range b.Steps {
+		chunks = append(chunks, archive.FromStep(s.ID, s.Project, st.Turn, st.N, st.Step, lookup))
 	}
-	if len(t.Records) > 0 {
-		return t.Records[0].Line - 1
+	for _, sum := range b.Summaries {
+		text := ""
+		if sum.Record.Message != nil {
+			text = sum.Record.Message.Content.Text()
+		}
+		chunks = append(chunks, archive.FromSummary(s.ID, s.Project, sum.Turn, sum.N, text, sum.Record.Timestamp))
 	}
-	return 0
+	return chunks
+}
+
+// ReadClaude is the Reader of Claude Code's transcripts.
+func ReadClaude(_ context.Context, s Session, from ctxkeep.ArchiveCursor, limit int64) (*Batch, error) {
+	lim := s.Limits.orDefault()
+	f, err := transcript.ReadFileLimited(s.Transcript, transcript.Cursor{Offset: from.Offset, Line: from.Line},
+		transcript.ReadLimits{Bytes: limit, Line: lim.LineBytes})
+	if err != nil {
+		return nil, err
+	}
+	b := &Batch{Next: from, Cut: from, Read: f.Next.Offset - from.Offset, More: f.More}
+	for _, p := range f.Problems {
+		switch p.Kind {
+		case transcript.TooLong:
+			b.Skipped++
+		case transcript.Invalid, transcript.BadField:
+			b.Problems++
+		}
+	}
+	b.Next.Transcript = s.Transcript
+	for i := range f.Records {
+		transcript.UpdateUsage(&b.Next.Usage, &f.Records[i])
+	}
+	stepOf := map[*transcript.Record][2]int{}
+	for i, t := range transcript.Turns(f.Records) {
+		turn, first := from.Turn+i, 1
+		if i == 0 {
+			first = max(from.Step, 1)
+		}
+		for k, st := range t.Steps() {
+			b.Steps = append(b.Steps, Step{Turn: turn, N: first + k, Step: st})
+			for _, r := range st.Records {
+				stepOf[r] = [2]int{turn, first + k}
+			}
+		}
+	}
+	for i := range f.Records {
+		r := &f.Records[i]
+		if at, ok := stepOf[r]; ok && r.IsCompactSummary && r.MainThread() {
+			b.Summaries = append(b.Summaries, Summary{Turn: at[0], N: at[1], Record: r})
+		}
+	}
+	switch {
+	case len(b.Steps) > 0:
+		last := b.Steps[len(b.Steps)-1]
+		off, line := last.Offset()
+		b.Next.Offset, b.Next.Line, b.Next.Turn, b.Next.Step = off, line-1, last.Turn, last.N
+		b.Cut = b.Next
+		b.Cut.Offset, b.Cut.Line, b.Cut.Step = f.Next.Offset, f.Next.Line, last.N+1
+	case f.Next.Offset > from.Offset:
+		// Nothing but lines outside the conversation (progress, snapshots):
+		// no step to reopen, so move past them.
+		b.Next.Offset, b.Next.Line = f.Next.Offset, f.Next.Line
+	}
+	return b, nil
 }
 
 // swapLookup finds the outputs ctxkeep swapped out of the session, by the

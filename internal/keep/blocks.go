@@ -67,7 +67,7 @@ func instructionsSection(text string, n int) string {
 // RestoreInput is what the restore block is made of.
 type RestoreInput struct {
 	State     archive.State
-	Last      []ctxkeep.Chunk // the latest turns, oldest first
+	Last      []ctxkeep.Chunk // the latest steps, oldest first
 	Cold      []ctxkeep.ColdTask
 	Inventory []ctxkeep.Entry // outputs kept out of the context
 	Relevant  []search.Result
@@ -81,7 +81,7 @@ type RestoreInput struct {
 func RestoreBlock(in RestoreInput) string {
 	s := in.State
 	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
-		"`ctxkeep recall KEY` prints a turn exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
+		"`ctxkeep recall KEY` prints a step exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
 		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns)
 	tail := "\nTo look further back: `ctxkeep search \"what you need\"` (add --project for other sessions of this project).\n"
 	sections := []section{
@@ -93,10 +93,10 @@ func RestoreBlock(in RestoreInput) string {
 		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: "`ctxkeep search`"},
 		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: 1200},
 		{title: "Commands and how they went", items: runs(s.Commands, false), priority: 3, share: 800},
-		{title: "Worklog (latest turns)", items: worklog(in.Last), priority: 3, share: 1200, more: "`ctxkeep recall KEY`"},
+		{title: "Worklog (latest steps)", items: worklog(in.Last), priority: 3, share: 1200, more: "`ctxkeep recall KEY`"},
 		{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 800},
 		{title: "Outputs kept out of the context (`ctxkeep show ID`)", items: inventory(in.Inventory), priority: 3, share: 1000, more: "`ctxkeep list`"},
-		{title: "Earlier turns relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: "`ctxkeep search`"},
+		{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: "`ctxkeep search`"},
 	}
 	return render(head, sections, tail, in.Budget)
 }
@@ -142,7 +142,7 @@ func files(fs []archive.File, how string) []string {
 	for i, f := range fs {
 		n := ""
 		if f.Edits > 1 {
-			n = fmt.Sprintf(" in %d turns", f.Edits)
+			n = fmt.Sprintf(" %d times", f.Edits)
 		}
 		out[i] = fmt.Sprintf("%s (%s%s, last in turn %d, %s)", f.Path, how, n, f.Turn, f.Key)
 	}
@@ -199,20 +199,19 @@ func cold(cs []ctxkeep.ColdTask) []string {
 	return out
 }
 
-// current is where the session stands: the last request, the last reply,
-// the tasks in progress.
+// current is where the session stands: the last request, the latest of
+// the reply, the tasks in progress.
 func current(last []ctxkeep.Chunk, s archive.State) []string {
 	var out []string
+	if n := len(s.UserMessages); n > 0 {
+		m := s.UserMessages[n-1]
+		out = append(out, fmt.Sprintf("last request (turn %d, %s): %s", m.Turn, m.Key, m.Text))
+	}
 	for i := len(last) - 1; i >= 0; i-- {
-		c := last[i]
-		if c.Kind != ctxkeep.KindTurn || c.Prompt == "" {
-			continue
+		if reply := lastReply(last[i]); reply != "" {
+			out = append(out, fmt.Sprintf("the latest of the reply (%s): %s", last[i].Key, reply))
+			break
 		}
-		out = append(out, fmt.Sprintf("last request (turn %d, %s): %s", c.Turn, c.Key, c.Prompt))
-		if reply := lastReply(c); reply != "" {
-			out = append(out, "the latest of the reply: "+reply)
-		}
-		break
 	}
 	for _, t := range s.Active() {
 		if t.Status == "in_progress" {
@@ -264,11 +263,20 @@ func tail(text string, n int) string {
 func worklog(last []ctxkeep.Chunk) []string {
 	var out []string
 	for i := len(last) - 1; i >= 0; i-- {
-		if c := last[i]; c.Kind == ctxkeep.KindTurn {
-			out = append(out, fmt.Sprintf("turn %d (%s): %s", c.Turn, c.Key, c.Summary))
+		if c := last[i]; c.Conversation() {
+			out = append(out, fmt.Sprintf("%s (%s): %s", place(c), c.Key, c.Summary))
 		}
 	}
 	return out
+}
+
+// place says where a chunk is in its session: "turn 3, step 12", or
+// "turn 3" for a whole turn.
+func place(c ctxkeep.Chunk) string {
+	if c.Step > 0 {
+		return fmt.Sprintf("turn %d, step %d", c.Turn, c.Step)
+	}
+	return fmt.Sprintf("turn %d", c.Turn)
 }
 
 func inventory(es []ctxkeep.Entry) []string {
@@ -283,7 +291,7 @@ func inventory(es []ctxkeep.Entry) []string {
 func relevant(rs []search.Result) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, fmt.Sprintf("%s (session %s, turn %d): %s", r.Key, short8(r.SessionID), r.Turn, r.Summary))
+		out = append(out, fmt.Sprintf("%s (session %s, %s): %s", r.Key, short8(r.SessionID), place(r.Chunk), r.Summary))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package keep
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,8 +43,14 @@ func fixtureState(t *testing.T) (archive.State, []ctxkeep.Chunk) {
 
 func TestStateOfTheFixture(t *testing.T) {
 	s, chunks := fixtureState(t)
-	if s.Turns != 2 || len(chunks) != 2 {
-		t.Fatalf("%d turns, %d chunks", s.Turns, len(chunks))
+	var steps []string
+	for _, c := range chunks {
+		steps = append(steps, fmt.Sprintf("%d.%d", c.Turn, c.Step))
+	}
+	// A response that only calls tools joins the step before it, up to
+	// four responses; a response with text opens a step.
+	if want := "1.1 1.2 1.3 2.1 2.2 2.3"; s.Turns != 2 || strings.Join(steps, " ") != want {
+		t.Fatalf("%d turns, steps %v; want 2 turns, steps %s", s.Turns, steps, want)
 	}
 	if len(s.Tasks) != 2 || s.Tasks[0].Status != "completed" || s.Tasks[0].Completed != 2 || s.Tasks[1].Status != "pending" {
 		t.Errorf("tasks = %+v", s.Tasks)

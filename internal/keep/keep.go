@@ -67,8 +67,9 @@ func Preserve(ctx context.Context, st ctxkeep.Store, s Session, trigger string, 
 	}), nil
 }
 
-// lastTurns is how many of the latest turns the restore block walks through.
-const lastTurns = 8
+// lastSteps is how many of the latest steps the restore block walks
+// through.
+const lastSteps = 12
 
 // Restore archives what is new (the client's summary included) and returns
 // the restore block.
@@ -85,7 +86,7 @@ func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (strin
 	if err != nil {
 		return "", err
 	}
-	last := latestTurns(chunks, lastTurns)
+	last := latestSteps(chunks, lastSteps)
 	rel, err := Relevant(ctx, st, s, state, last, o)
 	if err != nil {
 		return "", err
@@ -93,8 +94,8 @@ func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (strin
 	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget}), nil
 }
 
-// Relevant finds the archived turns of the project most relevant to the
-// session's latest requests, leaving out the turns the restore block
+// Relevant finds the archived steps of the project most relevant to the
+// session's latest requests, leaving out the steps the restore block
 // already walks through.
 func Relevant(ctx context.Context, st ctxkeep.Store, s Session, state archive.State, last []ctxkeep.Chunk, o Options) ([]search.Result, error) {
 	if o.Relevant <= 0 || len(state.UserMessages) == 0 {
@@ -108,7 +109,7 @@ func Relevant(ctx context.Context, st ctxkeep.Store, s Session, state archive.St
 	for _, c := range last {
 		skip[c.Key] = true
 	}
-	rs, err := search.Search(ctx, st, search.Query{Text: strings.Join(query, " "), Project: s.Project, Kind: ctxkeep.KindTurn,
+	rs, err := search.Search(ctx, st, search.Query{Text: strings.Join(query, " "), Project: s.Project, Conversation: true,
 		Limit: o.Relevant, Skip: skip}, search.Signals{Now: o.Now, Files: currentFiles(state)})
 	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 		return nil, nil
@@ -125,14 +126,16 @@ func currentFiles(s archive.State) []string {
 	return out
 }
 
-func latestTurns(chunks []ctxkeep.Chunk, n int) []ctxkeep.Chunk {
-	var turns []ctxkeep.Chunk
+// latestSteps are the last n steps (or whole turns) of chunks, oldest
+// first.
+func latestSteps(chunks []ctxkeep.Chunk, n int) []ctxkeep.Chunk {
+	var steps []ctxkeep.Chunk
 	for _, c := range chunks {
-		if c.Kind == ctxkeep.KindTurn {
-			turns = append(turns, c)
+		if c.Conversation() {
+			steps = append(steps, c)
 		}
 	}
-	return turns[max(0, len(turns)-n):]
+	return steps[max(0, len(steps)-n):]
 }
 
 // UpdateCold summarises the session's tasks that went cold, at turns that

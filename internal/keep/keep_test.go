@@ -129,3 +129,28 @@ func TestGitDiffStatRunsNothingTheRepositoryNames(t *testing.T) {
 		t.Fatal("git ran the repository's core.fsmonitor program")
 	}
 }
+
+// After Stop archived a one-prompt session, the next archive (PreCompact)
+// reads only the session's last step, not its whole open turn.
+func TestArchiveAgainReadsOnlyTheLastStep(t *testing.T) {
+	path := realdata.File(t, "cc-sessions-spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
+	st := newStore(t)
+	s := Session{ID: "s", Project: "/p", Transcript: path}
+	first, err := Archive(ctx, st, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Archive(ctx, st, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := st.Chunks(ctx, "s")
+	last := cs[len(cs)-1]
+	for i := len(cs) - 1; !last.Conversation(); i-- {
+		last = cs[i]
+	}
+	t.Logf("first archive read %d bytes, the second %d (the last step, %d.%d)", first.Read, again.Read, last.Turn, last.Step)
+	if again.Written != 0 || again.Read > 64<<10 || again.Read*20 > first.Read {
+		t.Errorf("the second archive read %d of %d bytes and wrote %d chunks; want only the last step, nothing written", again.Read, first.Read, again.Written)
+	}
+}

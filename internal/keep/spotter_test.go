@@ -55,6 +55,7 @@ func TestSpotterCompaction(t *testing.T) {
 		IsCheck: func(cmd string) bool { return swap.RunsAny(cmd, cfg.Wrapper.Commands) },
 	}
 	totals := map[string]*kept{"files": {}, "commands": {}, "errors": {}}
+	intent := map[string]*intentFigure{"files": {}, "commands": {}}
 	for _, path := range files {
 		id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		before, after, ok := splitAtBoundary(t, path)
@@ -88,6 +89,15 @@ func TestSpotterCompaction(t *testing.T) {
 			t.Fatalf("%s: no client summary", id)
 		}
 		seen, used := details(preChunks), details(postChunks)
+		for _, n := range needsAfter(t, writeTemp(t, after), seen) {
+			f := intent[n.kind]
+			f.needed++
+			if intentSearch(t, st, id, cwd, n, search.Signals{Now: o.Now}) {
+				f.found++
+			} else if testing.Verbose() {
+				t.Logf("%s: search misses %q for %.120q", id[:8], n.detail, n.query)
+			}
+		}
 		for kind := range totals {
 			var k kept
 			for _, d := range sorted(used[kind]) {
@@ -117,6 +127,8 @@ func TestSpotterCompaction(t *testing.T) {
 		all.add(*totals[kind])
 	}
 	t.Logf("all      together %s", all)
+	in := intentFigure{intent["files"].needed + intent["commands"].needed, intent["files"].found + intent["commands"].found}
+	t.Logf("search with the agent's words before each use, top 3: files %s, commands %s, together %s", *intent["files"], *intent["commands"], in)
 	if all.needed == 0 {
 		t.Fatal("no detail of the sessions was used again after their compaction: the extraction is broken")
 	}
@@ -205,7 +217,7 @@ func clientSummary(t *testing.T, dir string) string {
 func details(chunks []ctxkeep.Chunk) map[string]map[string]bool {
 	out := map[string]map[string]bool{"files": {}, "commands": {}, "errors": {}}
 	for _, c := range chunks {
-		if c.Kind != ctxkeep.KindTurn {
+		if !c.Conversation() {
 			continue
 		}
 		for _, f := range append(c.Meta.FilesRead, c.Meta.FilesModified...) {

@@ -51,11 +51,14 @@ const (
 // Query is a search of the archive.
 type Query struct {
 	Text    string
-	Session string          // only this session's chunks, when set
-	Project string          // only this project's, when set
-	Kind    string          // only chunks of this kind, when set
-	Limit   int             // results wanted (default 10)
-	Skip    map[string]bool // chunk keys to leave out (already shown)
+	Session string // only this session's chunks, when set
+	Project string // only this project's, when set
+	Kind    string // only chunks of this kind, when set
+	// Conversation keeps only the conversation: steps, and whole turns
+	// archived before steps; no compaction summaries.
+	Conversation bool
+	Limit        int             // results wanted (default 10)
+	Skip         map[string]bool // chunk keys to leave out (already shown)
 	// MinLexical drops hits whose lexical relevance is below it: what is
 	// volunteered unasked must match well.
 	MinLexical float64
@@ -79,7 +82,7 @@ func Search(ctx context.Context, index ctxkeep.ArchiveIndex, q Query, s Signals)
 	}
 	kept := hits[:0]
 	for _, h := range hits {
-		if !q.Skip[h.Key] && h.Lexical >= q.MinLexical {
+		if !q.Skip[h.Key] && h.Lexical >= q.MinLexical && (!q.Conversation || h.Conversation()) {
 			kept = append(kept, h)
 		}
 	}

@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 )
 
 // Cursor is a position in a transcript: the byte offset of a line start,
@@ -30,7 +31,21 @@ const (
 	// BadField: a field had an unexpected type. The record was kept with
 	// that field zero.
 	BadField ProblemKind = "field"
+	// TooLong: the line is longer than ReadLimits.Line. It was skipped
+	// without being held in memory.
+	TooLong ProblemKind = "too-long"
 )
+
+// ReadLimits bound what one read of a transcript costs, whatever the file
+// holds. Zero fields mean no limit.
+type ReadLimits struct {
+	// Bytes is the most read in one go: the scan stops before the line
+	// that would go past it (More reports it), and resumes there.
+	Bytes int64
+	// Line is the longest line kept; a longer one is skipped (read in
+	// pieces and dropped) and reported as a TooLong problem.
+	Line int
+}
 
 // Problem reports a line that was skipped, left for later, or read only
 // in part: see ProblemKind. Problems never stop reading.
@@ -62,6 +77,10 @@ var errNoNewline = errors.New("no newline at end of file")
 // Problems and never stop the scan; only a read error does (Err).
 type Scanner struct {
 	r        *bufio.Reader
+	limited  *io.LimitedReader // when ReadLimits.Bytes is set
+	maxLine  int
+	midLine  bool // the scan starts inside a line being skipped
+	more     bool
 	next     Cursor
 	rec      Record
 	problems []Problem
@@ -75,17 +94,38 @@ func NewScanner(r io.Reader, from Cursor) *Scanner {
 	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), next: from}
 }
 
+// NewLimitedScanner is NewScanner within limits. midLine says from is
+// inside a line (a long line a limited scan was skipping when it
+// stopped): the rest of that line is skipped first.
+func NewLimitedScanner(r io.Reader, from Cursor, lim ReadLimits, midLine bool) *Scanner {
+	s := &Scanner{next: from, maxLine: lim.Line, midLine: midLine}
+	if lim.Bytes > 0 {
+		s.limited = &io.LimitedReader{R: r, N: lim.Bytes}
+		r = s.limited
+	}
+	s.r = bufio.NewReaderSize(r, 64<<10)
+	return s
+}
+
 // Scan advances to the next record, and reports false at the end of the
 // input or on a read error.
 func (s *Scanner) Scan() bool {
 	for !s.done {
 		at := s.next
-		line, err := s.r.ReadBytes('\n')
+		line, n, skipped, err := s.readLine()
 		if err != nil {
-			s.stop(at, line, err)
+			s.stop(at, line, n, skipped, err)
 			return false
 		}
-		s.next = Cursor{Offset: at.Offset + int64(len(line)), Line: at.Line + 1}
+		s.next = Cursor{Offset: at.Offset + n, Line: at.Line + 1}
+		if skipped {
+			if !s.midLine {
+				s.problems = append(s.problems, Problem{Kind: TooLong, Line: at.Line + 1, Offset: at.Offset,
+					Err: fmt.Errorf("%d bytes, over the limit of %d", n, s.maxLine)})
+			}
+			s.midLine = false
+			continue
+		}
 		body := line[:len(line)-1]
 		if isBlank(body) {
 			continue
@@ -96,6 +136,30 @@ func (s *Scanner) Scan() bool {
 	}
 	return false
 }
+
+// readLine reads up to the next '\n': the line, unless it is longer than
+// the limit (or the rest of a line being skipped), in which case it is
+// dropped piece by piece and skipped is true. n is the bytes consumed.
+func (s *Scanner) readLine() (line []byte, n int64, skipped bool, err error) {
+	skipped = s.midLine
+	for {
+		frag, err := s.r.ReadSlice('\n')
+		n += int64(len(frag))
+		if !skipped && s.maxLine > 0 && len(line)+len(frag) > s.maxLine {
+			skipped, line = true, nil
+		}
+		if !skipped {
+			line = append(line, frag...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, n, skipped, err
+		}
+	}
+}
+
+// More reports whether the scan stopped at ReadLimits.Bytes rather than
+// at the end of the input.
+func (s *Scanner) More() bool { return s.more }
 
 // parse decodes the line found at at, and reports whether it is a record.
 func (s *Scanner) parse(at Cursor, body []byte) bool {
@@ -116,17 +180,35 @@ func (s *Scanner) parse(at Cursor, body []byte) bool {
 }
 
 // stop ends the scan. An unterminated last line is left unconsumed: once
-// its writer finishes it, a later scan from the cursor reads it whole.
-func (s *Scanner) stop(at Cursor, tail []byte, err error) {
+// its writer finishes it, a later scan from the cursor reads it whole. So
+// is a line cut by the byte limit. A line being skipped is consumed as far
+// as it was read: the cursor then stands inside it, and the next scan
+// skips the rest (a line longer than the byte limit is passed in pieces).
+func (s *Scanner) stop(at Cursor, tail []byte, n int64, skipped bool, err error) {
 	s.done = true
 	if !errors.Is(err, io.EOF) {
 		s.err = err
 		return
 	}
-	if !isBlank(tail) {
+	s.more = s.limited != nil && s.limited.N == 0
+	switch {
+	case skipped && n > 0:
+		if !s.midLine {
+			s.problems = append(s.problems, Problem{Kind: TooLong, Line: at.Line + 1, Offset: at.Offset,
+				Err: fmt.Errorf("over %d bytes, the limit of a line", s.maxLine)})
+		}
+		s.next = Cursor{Offset: at.Offset + n, Line: at.Line}
+		s.midLine = true
+	case s.more:
+		// Cut by the limit: read whole next time.
+	case !isBlank(tail):
 		s.problems = append(s.problems, Problem{Kind: Unterminated, Line: at.Line + 1, Offset: at.Offset, Err: errNoNewline})
 	}
 }
+
+// MidLine reports whether the scan stopped inside a line it was skipping:
+// a scan resuming from Cursor must start with NewLimitedScanner's midLine.
+func (s *Scanner) MidLine() bool { return s.midLine }
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
@@ -150,6 +232,7 @@ type File struct {
 	Records  []Record
 	Problems []Problem
 	Next     Cursor // where to resume reading
+	More     bool   // the read stopped at ReadLimits.Bytes, before the end
 }
 
 // ErrShrunk is returned by ReadFile when the file is shorter than the
@@ -159,35 +242,55 @@ type File struct {
 var ErrShrunk = errors.New("transcript is shorter than the cursor")
 
 // ReadFile reads the records of the transcript at path from cursor from
-// on. The error is about the file, never its content (that is reported in
+// on: ReadFileLimited without limits.
+func ReadFile(path string, from Cursor) (*File, error) {
+	return ReadFileLimited(path, from, ReadLimits{})
+}
+
+// ReadFileLimited reads the records of the transcript at path from cursor
+// from on, within lim (zero: no limit). The file must be a regular file, not
+// reached through a symbolic link (fsx.OpenRegular): a transcript path
+// comes from hook input, and a FIFO or /dev/zero must cost nothing. The
+// error is about the file, never its content (that is reported in
 // Problems): on a read error, the records read before it are returned with
 // it, and Next is where they end.
-func ReadFile(path string, from Cursor) (*File, error) {
-	f, err := os.Open(path)
+//
+// A cursor may stand inside a line, where a limited read stopped while
+// skipping a line over lim.Line: the rest of that line is skipped.
+func ReadFileLimited(path string, from Cursor, lim ReadLimits) (*File, error) {
+	f, st, err := fsx.OpenRegular(path)
 	if err != nil {
 		return &File{Next: from}, err
 	}
 	defer f.Close()
-	if err := seek(f, from.Offset); err != nil {
+	if st.Size() < from.Offset {
+		return &File{Next: from}, fmt.Errorf("%s: %w (%d bytes, cursor at %d)", path, ErrShrunk, st.Size(), from.Offset)
+	}
+	mid, err := InsideLine(f, from.Offset)
+	if err != nil {
+		return &File{Next: from}, err
+	}
+	if _, err := f.Seek(from.Offset, io.SeekStart); err != nil {
 		return &File{Next: from}, err
 	}
 	out := &File{}
-	sc := NewScanner(f, from)
+	sc := NewLimitedScanner(f, from, lim, mid)
 	for sc.Scan() {
 		out.Records = append(out.Records, sc.Record())
 	}
-	out.Problems, out.Next = sc.Problems(), sc.Cursor()
+	out.Problems, out.Next, out.More = sc.Problems(), sc.Cursor(), sc.More()
 	return out, sc.Err()
 }
 
-func seek(f *os.File, offset int64) error {
-	st, err := f.Stat()
-	if err != nil {
-		return err
+// InsideLine reports whether offset is inside a line of f rather than at
+// the start of one (the byte before it is not a '\n').
+func InsideLine(f io.ReaderAt, offset int64) (bool, error) {
+	if offset == 0 {
+		return false, nil
 	}
-	if st.Size() < offset {
-		return fmt.Errorf("%s: %w (%d bytes, cursor at %d)", f.Name(), ErrShrunk, st.Size(), offset)
+	var b [1]byte
+	if _, err := f.ReadAt(b[:], offset-1); err != nil {
+		return false, err
 	}
-	_, err = f.Seek(offset, io.SeekStart)
-	return err
+	return b[0] != '\n', nil
 }

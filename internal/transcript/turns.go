@@ -72,17 +72,22 @@ func Turns(recs []Record) []Turn {
 // add takes r into the turn.
 func (t *Turn) add(r *Record) {
 	t.Records = append(t.Records, r)
-	if !r.Timestamp.IsZero() {
-		if t.Start.IsZero() {
-			t.Start = r.Timestamp
-		}
-		t.End = r.Timestamp
-	}
+	stretch(&t.Start, &t.End, r)
 	switch {
 	case r.IsCompactBoundary():
 		t.Compacted = true
 	case r.Type == TypeUser && r.Message != nil && isInterrupt(r.Message.Content.Text()):
 		t.Interrupted = true
+	}
+}
+
+// stretch widens a span of time to r's timestamp, if it has one.
+func stretch(start, end *time.Time, r *Record) {
+	if !r.Timestamp.IsZero() {
+		if start.IsZero() {
+			*start = r.Timestamp
+		}
+		*end = r.Timestamp
 	}
 }
 
