@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 	"time"
 )
 
@@ -52,6 +53,49 @@ func (c Chunk) Before(d Chunk) bool {
 		return c.Turn < d.Turn
 	}
 	return c.Step < d.Step
+}
+
+// Heading is what a chunk is about, as against the outputs it carries:
+// its summary and the assistant's own words (the "assistant: " lines of
+// the body, as archive renders it) with its date, and the files and
+// commands it touched. Full-text indexes rank on it, with the prompt, as
+// well as on the whole chunk, so that a step is not drowned by the length
+// of its outputs.
+func (c Chunk) Heading() (words, files string) {
+	var w, f strings.Builder
+	w.WriteString(c.Summary)
+	in := false
+	for l := range strings.Lines(c.Body) {
+		switch {
+		case strings.HasPrefix(l, "assistant: "):
+			in = true
+			w.WriteString("\n")
+			l = strings.TrimPrefix(l, "assistant: ")
+		case strings.HasPrefix(l, "→ "), strings.HasPrefix(l, "← "), strings.HasPrefix(l, "user: "):
+			in = false
+		}
+		if in {
+			w.WriteString(l)
+		}
+	}
+	w.WriteString("\n" + c.DateWords())
+	for _, p := range c.Meta.Files() {
+		f.WriteString(p + "\n")
+	}
+	for _, cmd := range c.Meta.Commands {
+		f.WriteString(cmd.Run + "\n")
+	}
+	return w.String(), f.String()
+}
+
+// DateWords are the words of the chunk's date that the full-text index
+// holds, "May 2023", so that a search for what happened in June, or in
+// 2025, finds it; "" without a date.
+func (c Chunk) DateWords() string {
+	if c.Start.IsZero() {
+		return ""
+	}
+	return c.Start.UTC().Format("January 2006")
 }
 
 // BodyHash is the SHA-256 of the chunk's body: the same turn archived

@@ -5,17 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
-// runRecall prints archived turns exactly: a chunk by its key, or a range
-// of a session's turns, with the outputs ctxkeep kept out of the context
-// put back in place.
+// runRecall prints archived steps exactly: a step by its key, or a range
+// of a session's turns or steps (keep.Recall), with the outputs ctxkeep
+// kept out of the context put back in place.
 func runRecall(ctx context.Context, a *app, args []string) error {
 	var asJSON bool
 	fs := a.flags("recall")
@@ -25,7 +25,7 @@ func runRecall(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErrorf("recall takes one KEY or SESSION:TURN[-TURN]").withHint("the keys are the [k…] marks in what ctxkeep restored, or in `ctxkeep search`")
+		return usageErrorf("recall takes one KEY, or SESSION:TURN[.STEP][-TURN[.STEP]]").withHint("the keys are the [k…] marks in what ctxkeep restored, or in `ctxkeep search`")
 	}
 	st, err := a.openStore(ctx)
 	if err != nil {
@@ -39,7 +39,7 @@ func runRecall(ctx context.Context, a *app, args []string) error {
 		return a.printJSON(map[string]any{"chunks": chunks})
 	}
 	for _, c := range chunks {
-		fmt.Fprintf(a.Stdout, "── %s %d of session %s · %s · %s ──\n", c.Kind, c.Turn, c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(a.Stdout, "── %s %s of session %s · %s · %s ──\n", c.Kind, keep.Place(c), c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
 		if err := expand(ctx, a.Stdout, st, c.Body); err != nil {
 			return err
 		}
@@ -47,46 +47,13 @@ func runRecall(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-// chunksFor resolves KEY, SESSION:TURN or SESSION:FROM-TO.
+// chunksFor resolves KEY or SESSION:RANGE (keep.Recall).
 func (a *app) chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxkeep.Chunk, error) {
-	session, turns, ok := strings.Cut(ref, ":")
-	if !ok {
-		c, err := db.Chunk(ctx, ref)
-		if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
-			return nil, hint(err, "`ctxkeep search WORDS` lists chunk keys")
-		}
-		return []ctxkeep.Chunk{c}, err
-	}
-	from, to, err := turnRange(turns)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := db.ChunkSessions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if session, err = matchSession(ids, session); err != nil {
-		return nil, err
-	}
-	chunks, err := db.TurnRange(ctx, session, from, to)
-	if err == nil && len(chunks) == 0 {
-		err = fmt.Errorf("session %s has no archived turn in %d–%d", session, from, to)
+	chunks, err := keep.Recall(ctx, db, ref)
+	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
+		return nil, hint(err, "`ctxkeep search WORDS` lists step keys; SESSION:TURN[.STEP][-TURN[.STEP]] takes a range")
 	}
 	return chunks, err
-}
-
-func turnRange(s string) (int, int, error) {
-	a, b, ranged := strings.Cut(s, "-")
-	from, err1 := strconv.Atoi(a)
-	to := from
-	var err2 error
-	if ranged {
-		to, err2 = strconv.Atoi(b)
-	}
-	if err1 != nil || err2 != nil || from < 1 || to < from {
-		return 0, 0, usageErrorf("bad turn range %q: want N or FROM-TO", s)
-	}
-	return from, to, nil
 }
 
 // expand writes a chunk body with each [[ctxkeep:ID]] reference replaced by

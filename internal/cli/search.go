@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 )
 
@@ -17,6 +17,7 @@ type searchResult struct {
 	Project   string  `json:"project"`
 	Kind      string  `json:"kind"`
 	Turn      int     `json:"turn"`
+	Step      int     `json:"step,omitempty"`
 	When      string  `json:"when"`
 	Score     float64 `json:"score"`
 	Lexical   float64 `json:"lexical"`
@@ -51,13 +52,17 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		return err
 	}
 	q := search.Query{Text: strings.Join(words, " "), Limit: limit}
+	signals := search.Signals{Now: a.Now()}
 	switch {
 	case session != "":
-		q.Session = session
+		if q.Session, err = keep.ResolveSession(ctx, st, session); err != nil {
+			return hint(err, "`ctxkeep stats` lists the sessions")
+		}
+		signals.Files, _ = keep.FilesInPlay(ctx, st, q.Session)
 	case !everywhere:
 		q.Project = a.projectDir()
 	}
-	ranked, err := search.Search(ctx, st, q, search.Signals{Now: a.Now()})
+	ranked, err := search.Search(ctx, st, q, signals)
 	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 		return usageErrorf("%v", err).withHint("common words (the, of, what…) are left out; add a distinctive one")
 	}
@@ -66,9 +71,9 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 	}
 	results := make([]searchResult, len(ranked))
 	for i, r := range ranked {
-		results[i] = searchResult{Key: r.Key, SessionID: r.SessionID, Project: r.Project, Kind: r.Kind, Turn: r.Turn,
+		results[i] = searchResult{Key: r.Key, SessionID: r.SessionID, Project: r.Project, Kind: r.Kind, Turn: r.Turn, Step: r.Step,
 			When: r.End.Local().Format("2006-01-02 15:04"), Score: r.Score, Lexical: r.Lexical, Summary: r.Summary,
-			Snippet: snippet(ctx, st, r.Chunk, q.Text)}
+			Snippet: search.Snippet(search.Texts(ctx, st, r.Chunk), q.Text)}
 	}
 	if asJSON {
 		return a.printJSON(map[string]any{"query": q.Text, "results": results})
@@ -81,40 +86,12 @@ func runSearch(ctx context.Context, a *app, args []string) error {
 		fmt.Fprintln(a.Stdout)
 		return nil
 	}
-	for _, r := range results {
-		fmt.Fprintf(a.Stdout, "%s  session %s · %s %d · %s · score %.2f\n  %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, r.Turn, r.When, r.Score, r.Summary)
-		if r.Snippet != "" {
-			fmt.Fprintf(a.Stdout, "  …%s…\n", r.Snippet)
+	for i, r := range results {
+		fmt.Fprintf(a.Stdout, "%s  session %s · %s %s · %s · score %.2f\n  %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, keep.Place(ranked[i].Chunk), r.When, r.Score, r.Summary)
+		for l := range strings.Lines(r.Snippet) {
+			fmt.Fprintf(a.Stdout, "  │ %s\n", strings.TrimSuffix(l, "\n"))
 		}
 	}
-	fmt.Fprintln(a.Stdout, "\nprint a turn exactly with `ctxkeep recall KEY`")
+	fmt.Fprintln(a.Stdout, "\nprint a step exactly with `ctxkeep recall KEY`, its whole turn with `ctxkeep recall SESSION:TURN`")
 	return nil
 }
-
-// snippet is a line of context around the first query word found in the
-// chunk, or in the outputs it refers to.
-func snippet(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk, query string) string {
-	texts := []string{c.Body}
-	for _, id := range c.Meta.Entries {
-		if e, err := st.Entry(ctx, id); err == nil {
-			if data, err := st.Open(ctx, e.Hash); err == nil {
-				texts = append(texts, string(data))
-			}
-		}
-	}
-	for _, w := range strings.Fields(query) {
-		re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(w))
-		if err != nil || len(w) < 3 {
-			continue
-		}
-		for _, text := range texts {
-			if loc := re.FindStringIndex(text); loc != nil {
-				from, to := max(0, loc[0]-80), min(len(text), loc[1]+80)
-				return strings.Join(strings.Fields(validUTF8(text[from:to])), " ")
-			}
-		}
-	}
-	return ""
-}
-
-func validUTF8(s string) string { return strings.ToValidUTF8(s, "") }

@@ -264,15 +264,15 @@ func worklog(last []ctxkeep.Chunk) []string {
 	var out []string
 	for i := len(last) - 1; i >= 0; i-- {
 		if c := last[i]; c.Conversation() {
-			out = append(out, fmt.Sprintf("%s (%s): %s", place(c), c.Key, c.Summary))
+			out = append(out, fmt.Sprintf("%s (%s): %s", where(c), c.Key, c.Summary))
 		}
 	}
 	return out
 }
 
-// place says where a chunk is in its session: "turn 3, step 12", or
+// where says where a chunk is in its session: "turn 3, step 12", or
 // "turn 3" for a whole turn.
-func place(c ctxkeep.Chunk) string {
+func where(c ctxkeep.Chunk) string {
 	if c.Step > 0 {
 		return fmt.Sprintf("turn %d, step %d", c.Turn, c.Step)
 	}
@@ -291,7 +291,7 @@ func inventory(es []ctxkeep.Entry) []string {
 func relevant(rs []search.Result) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, fmt.Sprintf("%s (session %s, %s): %s", r.Key, short8(r.SessionID), place(r.Chunk), r.Summary))
+		out = append(out, fmt.Sprintf("%s (session %s, %s): %s", r.Key, short8(r.SessionID), where(r.Chunk), r.Summary))
 	}
 	return out
 }

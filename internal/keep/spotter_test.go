@@ -45,8 +45,11 @@ func (k kept) String() string {
 // uses after the boundary (file paths, commands, error lines) that it
 // had seen before are looked for in the restore block ctxkeep injects, in
 // the top 3 of `ctxkeep search` for each, and in the client's own summary
-// (subagents/agent-acompact-*.jsonl). docs/BENCHMARKS.md reports the
-// figures.
+// (subagents/agent-acompact-*.jsonl). Then, as the agent would search
+// after compaction, each file and command is searched for with the words
+// the agent wrote just before using it again (needsAfter): the step
+// holding it must be in the top 3 in at least 80 % of cases.
+// docs/KEEP.md reports the figures.
 func TestSpotterCompaction(t *testing.T) {
 	files := spotterSessions(t)
 	cfg := config.Default()
@@ -89,10 +92,14 @@ func TestSpotterCompaction(t *testing.T) {
 			t.Fatalf("%s: no client summary", id)
 		}
 		seen, used := details(preChunks), details(postChunks)
+		inPlay, err := FilesInPlay(ctx, st, id)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, n := range needsAfter(t, writeTemp(t, after), seen) {
 			f := intent[n.kind]
 			f.needed++
-			if intentSearch(t, st, id, cwd, n, search.Signals{Now: o.Now}) {
+			if intentSearch(t, st, id, cwd, n, search.Signals{Now: o.Now, Files: inPlay}) {
 				f.found++
 			} else if testing.Verbose() {
 				t.Logf("%s: search misses %q for %.120q", id[:8], n.detail, n.query)
@@ -129,6 +136,9 @@ func TestSpotterCompaction(t *testing.T) {
 	t.Logf("all      together %s", all)
 	in := intentFigure{intent["files"].needed + intent["commands"].needed, intent["files"].found + intent["commands"].found}
 	t.Logf("search with the agent's words before each use, top 3: files %s, commands %s, together %s", *intent["files"], *intent["commands"], in)
+	if in.needed == 0 || float64(in.found) < 0.8*float64(in.needed) {
+		t.Errorf("search with the agent's own words finds the step holding what it needed %s of the time, want at least 80%%", in)
+	}
 	if all.needed == 0 {
 		t.Fatal("no detail of the sessions was used again after their compaction: the extraction is broken")
 	}

@@ -6,11 +6,10 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-	"unicode"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // Cursor returns the session's archive cursor; ok is false before the
@@ -118,7 +117,7 @@ func saveChunk(ctx context.Context, tx *sql.Tx, c ctxkeep.Chunk) (bool, error) {
 	rowid, _ := res.LastInsertId()
 	files := strings.Join(c.Meta.Files(), "\n")
 	_, err = tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, prompt, summary, body, files) VALUES (?, ?, ?, ?, ?)`,
-		rowid, c.Prompt, c.Summary, c.Body+"\n"+strings.Join(c.Outputs, "\n"), files)
+		rowid, c.Prompt, c.Summary+"\n"+c.DateWords(), c.Body+"\n"+strings.Join(c.Outputs, "\n"), files)
 	return true, err
 }
 
@@ -332,8 +331,8 @@ const maxPhrase = 12
 // unicode61 tokenizer cuts them (letters and digits; "refund_test.go:42" is
 // refund test go 42), or "" for fewer than two tokens or more than
 // maxPhrase.
-func ftsPhrase(text string) string {
-	tokens := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+func ftsPhrase(q string) string {
+	tokens := text.Tokens(q)
 	if len(tokens) < 2 || len(tokens) > maxPhrase {
 		return ""
 	}
@@ -343,13 +342,13 @@ func ftsPhrase(text string) string {
 // ftsQuery turns free text into an FTS5 query: its distinct words, each
 // quoted (so that no word is read as an operator), joined by OR. BM25 then
 // ranks chunks matching more, and rarer, words first.
-func ftsQuery(text string) string {
+func ftsQuery(q string) string {
 	seen := map[string]bool{}
 	var terms []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r > 127)
 	}) {
-		if len(w) < 2 || stopwords()[w] || seen[w] {
+		if len(w) < 2 || text.Stopword(w) || seen[w] {
 			continue
 		}
 		seen[w] = true
@@ -357,19 +356,6 @@ func ftsQuery(text string) string {
 	}
 	return strings.Join(terms, " OR ")
 }
-
-// stopwords are left out of queries: they match nearly everything. Built
-// on first use, so that hook processes that never search do not pay for it.
-var stopwords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by can could did do does for from had has have how i if in
-		into is it its me my of on or our so than that the their them then there these they this to was we were what when
-		where which who why will with would you your he she his her him been being also just about after before any all
-		some more most other such only own same too very s t don should now did does yes no not`) {
-		m[w] = true
-	}
-	return m
-})
 
 // ChunkSessions lists the sessions with archived chunks, latest first.
 func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {
