@@ -81,6 +81,12 @@ var settings = []setting{
 	{key: "limits.hook_input_wait", kind: durationKind, def: "4s", min: int64(10 * time.Millisecond), max: int64(10 * time.Minute),
 		doc:   "how long the hook waits for a whole payload on stdin before passing through (the client's timeout is a deadline + 5s)",
 		apply: func(c *Config, v int64) { c.Limits.HookInputWait = time.Duration(v) }},
+	{key: "limits.transcript_read_bytes", kind: bytesKind, def: "64MiB", min: 64 * kb, max: 1 << 40,
+		doc:   "most of a transcript one hook call (or statusline) reads; a larger backlog is archived over several calls, the cursor saved as it goes (`ctxkeep archive` reads it all, with progress)",
+		apply: func(c *Config, v int64) { c.Limits.TranscriptReadBytes = v }},
+	{key: "limits.transcript_line_bytes", kind: bytesKind, def: "8MiB", min: 64 * kb, max: 1 << 34,
+		doc:   "longest transcript line read; longer lines are skipped and counted (never held in memory)",
+		apply: func(c *Config, v int64) { c.Limits.TranscriptLineBytes = v }},
 
 	{key: "view.budget", kind: countKind, def: "2500", min: 1000, max: 100_000,
 		doc:   "characters of the view the model sees in place of a large output",
@@ -177,7 +183,7 @@ var lists = []list{
 // HookEvents are the Claude Code events ctxkeep handles.
 var HookEvents = []string{
 	"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-	"PostToolUseFailure", "PreCompact", "Stop", "SubagentStop", "SessionEnd",
+	"PostToolUseFailure", "PreCompact", "PostCompact", "Stop", "SubagentStop", "SessionEnd",
 }
 
 var sections = []section{

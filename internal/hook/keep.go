@@ -77,6 +77,9 @@ func restoreAfterCompact(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.saveRestored(text); err != nil {
+		c.logf("session=%s: keep the restore block for PostCompact: %v", s.ID, err)
+	}
 	return &Reply{Specific: &SpecificOutput{HookEventName: c.Event.HookEventName, AdditionalContext: text}}, nil
 }
 

@@ -72,6 +72,12 @@ type RestoreInput struct {
 	Inventory []ctxkeep.Entry // outputs kept out of the context
 	Relevant  []search.Result
 	Budget    int
+	// Summary is the client's compaction summary, which the model reads
+	// just before the block; "" when there is none. The block then gives
+	// its room first to the exact details the summary lacks.
+	Summary string
+	Project string // paths in the summary may be relative to it
+	Session string // the session's id, for the line on how to get more
 }
 
 // RestoreBlock is what ctxkeep gives the model right after a compaction
@@ -83,7 +89,10 @@ func RestoreBlock(in RestoreInput) string {
 	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
 		"`ctxkeep recall KEY` prints a step exactly (KEY is the [k…] mark), `ctxkeep show ID` a stored output, "+
 		"`ctxkeep search \"words\"` finds anything said or run before.\n", s.Turns)
-	tail := "\nTo look further back: `ctxkeep search \"what you need\"` (add --project for other sessions of this project).\n"
+	tail := fmt.Sprintf("\nMore: `ctxkeep search \"words\" --session %s` finds any earlier step, `ctxkeep recall KEY` prints it exactly, `ctxkeep show ID` a stored output.\n", short8(in.Session))
+	if in.Summary != "" {
+		return render(head+"The summary above keeps the gist; below, first, the exact details it left out.\n", lackingSections(in), tail, in.Budget)
+	}
 	sections := []section{
 		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
 		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},
@@ -99,6 +108,87 @@ func RestoreBlock(in RestoreInput) string {
 		{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: "`ctxkeep search`"},
 	}
 	return render(head, sections, tail, in.Budget)
+}
+
+// lackingSections are the restore block's sections after a summary: the
+// exact details the summary lacks first (lacking), then what it cannot
+// hold (the worklog, stored outputs, related steps).
+func lackingSections(in RestoreInput) []section {
+	s, k := in.State, newSummaryText(in.Summary, in.Project)
+	requests, hadRequests := k.lackingItems(s.UserMessages)
+	decisions, hadDecisions := k.lackingItems(s.Decisions)
+	out := []section{{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1200}}
+	out = append(out, lacking(s, k)...)
+	return append(out,
+		section{title: "The user's requests (not in the summary)", items: reversed(items(requests)), priority: 2, share: 800, note: alsoKept(hadRequests)},
+		section{title: "Decisions (not in the summary)", items: reversed(items(decisions)), priority: 3, share: 700, note: alsoKept(hadDecisions)},
+		section{title: "Worklog (latest steps)", items: worklog(in.Last), priority: 3, share: 1000, more: "`ctxkeep recall KEY`"},
+		section{title: "Outputs kept out of the context (`ctxkeep show ID`)", items: inventory(in.Inventory), priority: 3, share: 800, more: "`ctxkeep list`"},
+		section{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 900, more: "`ctxkeep search`"},
+		section{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 600},
+	)
+}
+
+// lacking are the sections of the exact details a summary tends to lose
+// and k does not hold — failures with their causes, the user's
+// corrections, active tasks, commands with their last exit code, paths —
+// each counting what k already has.
+func lacking(s archive.State, k summaryText) []section {
+	failures, hadFailures := k.lackingFailures(s)
+	corrections, hadCorrections := k.lackingItems(s.Corrections)
+	active, hadActive := k.lackingTasks(s.Active())
+	commands, hadCommands := k.lackingRuns(s.Commands)
+	modified, hadModified := k.lackingFiles(s.Files)
+	read, hadRead := k.lackingFiles(s.Read)
+	return []section{
+		{title: "Failures and their causes (not in the summary)", items: failures, priority: 0, share: 1500, note: alsoKept(hadFailures)},
+		{title: "The user's corrections, word for word (not in the summary)", items: reversed(items(corrections)), priority: 0, share: 1000, note: alsoKept(hadCorrections)},
+		{title: "Active tasks (not in the summary)", items: tasks(active, nil), priority: 0, share: 800, note: alsoKept(hadActive)},
+		{title: "Commands and their last exit code (not in the summary)", items: runs(commands, false), priority: 1, share: 1000, note: alsoKept(hadCommands)},
+		{title: "Exact paths of the files modified (not in the summary)", items: files(modified, "modified"), priority: 1, share: 1000, note: alsoKept(hadModified)},
+		{title: "Exact paths of the files read (not in the summary)", items: files(read, "read"), priority: 2, share: 700, note: alsoKept(hadRead)},
+	}
+}
+
+// SupplementInput is what the supplement to a compaction is made of.
+type SupplementInput struct {
+	State    archive.State
+	Summary  string // the client's compaction summary (PostCompact's compact_summary)
+	Restored string // the restore block the model was given (SessionStart)
+	Project  string
+	Session  string
+	Budget   int
+}
+
+// Supplement is what the model is told once it is known what the client's
+// summary kept (PostCompact, which comes after SessionStart: the summary
+// is not in the transcript when the restore block is made): the exact
+// details neither the summary nor the restore block holds, or "" when
+// there are none.
+func Supplement(in SupplementInput) string {
+	k := newSummaryText(in.Summary+"\n"+in.Restored, in.Project)
+	sections := lacking(in.State, k)
+	for i := range sections {
+		sections[i].title = strings.TrimSpace(strings.Replace(sections[i].title, "(not in the summary)", "", 1))
+		sections[i].note = ""
+	}
+	head := "ctxkeep: the compaction summary and the restore block above left out these exact details of the session:\n"
+	tail := fmt.Sprintf("\nMore: `ctxkeep search \"words\" --session %s`, `ctxkeep recall KEY`.\n", short8(in.Session))
+	empty := render(head, nil, tail, in.Budget)
+	if out := render(head, sections, tail, in.Budget); out != empty {
+		return out
+	}
+	return ""
+}
+
+// SummaryOf is the body of a compaction summary as the summariser wrote
+// it: what is inside <summary>…</summary>, or all of it.
+func SummaryOf(raw string) string {
+	if _, rest, ok := strings.Cut(raw, "<summary>"); ok {
+		body, _, _ := strings.Cut(rest, "</summary>")
+		return strings.TrimSpace(body)
+	}
+	return strings.TrimSpace(raw)
 }
 
 func items(list []archive.Item) []string {

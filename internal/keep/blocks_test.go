@@ -109,3 +109,30 @@ func TestBlocksFitTheirBudgets(t *testing.T) {
 		}
 	}
 }
+
+// After a compaction whose summary kept some details, the restore block
+// gives its room first to the exact details the summary lacks — the
+// failure with its cause, the correction, the paths it does not name —
+// and counts what it left out because the summary has it.
+func TestRestoreBlockAfterASummaryGolden(t *testing.T) {
+	s, chunks := fixtureState(t)
+	summary := "Summary:\n1. Primary Request: add a rate limiter in internal/api.\n" +
+		"3. Files: internal/api/limit.go was edited.\n4. Errors: go vet reported unreachable code.\n" +
+		"7. Pending Tasks: Document the limits.\n"
+	block := RestoreBlock(RestoreInput{State: s, Last: chunks, Budget: 9500, Summary: summary, Project: "/p", Session: "fixture"})
+	for _, want := range []string{
+		"## Failures and their causes (not in the summary)\n- `go vet ./...` failed (exit 1): internal/api/limit.go:12:2: unreachable code",
+		"- no, use the sliding window: we bill on exact counts.",
+		"/p/internal/api/limit_test.go (modified",
+		"(1 more the summary already has)",
+		"`ctxkeep search \"words\" --session fixture`",
+	} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the block lacks %q", want)
+		}
+	}
+	if strings.Contains(block, "[pending] #2 Document the limits") {
+		t.Error("the block repeats a task the summary has")
+	}
+	golden(t, "restore-after-summary.golden", block)
+}

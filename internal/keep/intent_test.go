@@ -65,7 +65,7 @@ func needsAfter(t *testing.T, path string, seen map[string]map[string]bool) []ne
 // intentSearch reports whether a search of the session's archive with the
 // agent's words ranks a chunk holding the detail in its top 3.
 func intentSearch(t *testing.T, st ctxkeep.Store, id, cwd string, n need, sig search.Signals) bool {
-	rs, err := search.Search(ctx, st, search.Query{Text: n.query, Session: id, Limit: 3}, sig)
+	rs, err := search.Search(ctx, st, search.Query{Text: n.query, Session: id, Conversation: true, Limit: 3}, sig)
 	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 		return false
 	}

@@ -91,7 +91,19 @@ func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (strin
 	if err != nil {
 		return "", err
 	}
-	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget}), nil
+	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget,
+		Summary: latestSummary(chunks), Project: s.Project, Session: s.ID}), nil
+}
+
+// latestSummary is the text of the session's latest compaction summary
+// (the client writes it to the transcript before SessionStart runs), or "".
+func latestSummary(chunks []ctxkeep.Chunk) string {
+	for i := len(chunks) - 1; i >= 0; i-- {
+		if chunks[i].Kind == ctxkeep.KindSummary {
+			return chunks[i].Body
+		}
+	}
+	return ""
 }
 
 // Relevant finds the archived steps of the project most relevant to the

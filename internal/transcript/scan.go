@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -76,35 +75,26 @@ var errNoNewline = errors.New("no newline at end of file")
 // Blank lines are skipped. Lines that are not records are reported by
 // Problems and never stop the scan; only a read error does (Err).
 type Scanner struct {
-	r        *bufio.Reader
-	limited  *io.LimitedReader // when ReadLimits.Bytes is set
-	maxLine  int
-	midLine  bool // the scan starts inside a line being skipped
-	more     bool
+	lines    *LineReader
 	next     Cursor
 	rec      Record
 	problems []Problem
 	err      error
+	more     bool
 	done     bool
 }
 
 // NewScanner returns a Scanner reading r, which must be positioned at
 // from.Offset.
 func NewScanner(r io.Reader, from Cursor) *Scanner {
-	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), next: from}
+	return NewLimitedScanner(r, from, ReadLimits{}, false)
 }
 
 // NewLimitedScanner is NewScanner within limits. midLine says from is
 // inside a line (a long line a limited scan was skipping when it
 // stopped): the rest of that line is skipped first.
 func NewLimitedScanner(r io.Reader, from Cursor, lim ReadLimits, midLine bool) *Scanner {
-	s := &Scanner{next: from, maxLine: lim.Line, midLine: midLine}
-	if lim.Bytes > 0 {
-		s.limited = &io.LimitedReader{R: r, N: lim.Bytes}
-		r = s.limited
-	}
-	s.r = bufio.NewReaderSize(r, 64<<10)
-	return s
+	return &Scanner{lines: NewLineReader(r, lim, midLine), next: from}
 }
 
 // Scan advances to the next record, and reports false at the end of the
@@ -112,18 +102,17 @@ func NewLimitedScanner(r io.Reader, from Cursor, lim ReadLimits, midLine bool) *
 func (s *Scanner) Scan() bool {
 	for !s.done {
 		at := s.next
-		line, n, skipped, err := s.readLine()
+		line, n, err := s.lines.Next()
 		if err != nil {
-			s.stop(at, line, n, skipped, err)
+			s.stop(at, line, err)
 			return false
 		}
 		s.next = Cursor{Offset: at.Offset + n, Line: at.Line + 1}
-		if skipped {
-			if !s.midLine {
+		if line == nil {
+			if s.lines.Long() {
 				s.problems = append(s.problems, Problem{Kind: TooLong, Line: at.Line + 1, Offset: at.Offset,
-					Err: fmt.Errorf("%d bytes, over the limit of %d", n, s.maxLine)})
+					Err: fmt.Errorf("%d bytes, over the limit of a line", n)})
 			}
-			s.midLine = false
 			continue
 		}
 		body := line[:len(line)-1]
@@ -135,26 +124,6 @@ func (s *Scanner) Scan() bool {
 		}
 	}
 	return false
-}
-
-// readLine reads up to the next '\n': the line, unless it is longer than
-// the limit (or the rest of a line being skipped), in which case it is
-// dropped piece by piece and skipped is true. n is the bytes consumed.
-func (s *Scanner) readLine() (line []byte, n int64, skipped bool, err error) {
-	skipped = s.midLine
-	for {
-		frag, err := s.r.ReadSlice('\n')
-		n += int64(len(frag))
-		if !skipped && s.maxLine > 0 && len(line)+len(frag) > s.maxLine {
-			skipped, line = true, nil
-		}
-		if !skipped {
-			line = append(line, frag...)
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, n, skipped, err
-		}
-	}
 }
 
 // More reports whether the scan stopped at ReadLimits.Bytes rather than
@@ -184,31 +153,29 @@ func (s *Scanner) parse(at Cursor, body []byte) bool {
 // is a line cut by the byte limit. A line being skipped is consumed as far
 // as it was read: the cursor then stands inside it, and the next scan
 // skips the rest (a line longer than the byte limit is passed in pieces).
-func (s *Scanner) stop(at Cursor, tail []byte, n int64, skipped bool, err error) {
+func (s *Scanner) stop(at Cursor, tail []byte, err error) {
 	s.done = true
 	if !errors.Is(err, io.EOF) {
 		s.err = err
 		return
 	}
-	s.more = s.limited != nil && s.limited.N == 0
-	switch {
-	case skipped && n > 0:
-		if !s.midLine {
+	s.more = s.lines.More()
+	if s.lines.MidLine() {
+		if s.lines.Long() {
 			s.problems = append(s.problems, Problem{Kind: TooLong, Line: at.Line + 1, Offset: at.Offset,
-				Err: fmt.Errorf("over %d bytes, the limit of a line", s.maxLine)})
+				Err: errors.New("over the limit of a line")})
 		}
-		s.next = Cursor{Offset: at.Offset + n, Line: at.Line}
-		s.midLine = true
-	case s.more:
-		// Cut by the limit: read whole next time.
-	case !isBlank(tail):
+		s.next = s.lines.End(at)
+		return
+	}
+	if !s.more && !isBlank(tail) {
 		s.problems = append(s.problems, Problem{Kind: Unterminated, Line: at.Line + 1, Offset: at.Offset, Err: errNoNewline})
 	}
 }
 
 // MidLine reports whether the scan stopped inside a line it was skipping:
 // a scan resuming from Cursor must start with NewLimitedScanner's midLine.
-func (s *Scanner) MidLine() bool { return s.midLine }
+func (s *Scanner) MidLine() bool { return s.lines.MidLine() }
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
