@@ -95,8 +95,12 @@ func FromStep(session, project string, turn, n int, st transcript.Step, lookup L
 // out is written as a reference to the stored original, which `ctxkeep
 // recall` expands.
 func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, swapped map[string]Swapped) {
-	in := claudecode.ParseInput(call.Input)
-	fmt.Fprintf(b, "→ %s: %s\n", call.Name, short(in.Describe(call.Name, call.Input), 2000))
+	if call.Use == nil {
+		fmt.Fprintf(b, "(the result of %s, a call of the step before)\n", call.ID)
+	} else {
+		in := claudecode.ParseInput(call.Input)
+		fmt.Fprintf(b, "→ %s: %s\n", call.Name, short(in.Describe(call.Name, call.Input), 2000))
+	}
 	if call.Result == nil {
 		b.WriteString("← (no result)\n")
 		return

@@ -24,6 +24,9 @@ type turnMeta struct{ ctxkeep.Meta }
 func extract(t transcript.Step, swapped map[string]Swapped) ctxkeep.Meta {
 	var m turnMeta
 	for _, call := range t.Calls {
+		if call.Name == "" {
+			continue // a result whose call was archived before
+		}
 		m.addTool(call.Name)
 		text, ok := "", false
 		if s, found := swapped[call.ID]; found && s.Text != "" {

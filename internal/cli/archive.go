@@ -51,7 +51,11 @@ func runArchive(ctx context.Context, a *app, args []string) error {
 	var out []archived
 	failed := 0
 	for i, path := range paths {
-		r := archiveOne(ctx, st, path)
+		r := archiveOne(ctx, st, path, func(sofar keep.ArchiveResult) {
+			if !asJSON {
+				fmt.Fprintf(a.Stderr, "[%d/%d] %s: %d MB read so far…\n", i+1, len(paths), filepath.Base(path), sofar.Read>>20)
+			}
+		})
 		if r.Error != "" {
 			failed++
 		}
@@ -73,11 +77,11 @@ func runArchive(ctx context.Context, a *app, args []string) error {
 	return nil
 }
 
-func archiveOne(ctx context.Context, st *store.Store, path string) archived {
+func archiveOne(ctx context.Context, st *store.Store, path string, progress func(keep.ArchiveResult)) archived {
 	abs, _ := filepath.Abs(path)
 	r := archived{Transcript: abs, Session: strings.TrimSuffix(filepath.Base(abs), ".jsonl")}
 	r.Project = projectOf(abs)
-	res, err := keep.Archive(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs})
+	res, err := keep.ArchiveAll(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs}, progress)
 	if err != nil {
 		r.Error = err.Error()
 		return r

@@ -149,15 +149,16 @@ func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, e
 		}
 		res.Read += b.Read
 		if n := min(budget, size); b.More && b.Next.Offset == cur.Offset {
-			// One step longer than the batch: read it whole if the call
-			// may (the attempts are not counted: there are few), else
-			// cut it where the reading stopped.
+			// One step longer than the batch: read it whole if this call
+			// may (the attempts are not counted: there are few); leave it
+			// to the next call if this one has too little left; cut it
+			// where the reading stopped only if no call could read it.
 			if n < budget {
 				size = 2 * n
 				continue
 			}
-			if b.Cut.Offset <= cur.Offset {
-				break
+			if n < lim.ReadBytes || b.Cut.Offset <= cur.Offset {
+				break // the next call goes on from here
 			}
 			b.Next = b.Cut
 		}
@@ -175,6 +176,28 @@ func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, e
 	}
 	res.Turns, res.Usage = cur.Turn, cur.Usage
 	return res, nil
+}
+
+// ArchiveAll runs Archive until it has read the transcript to its end,
+// each call within s.Limits, calling progress (when not nil) after each:
+// what `ctxkeep archive` does with a transcript too large for one hook.
+func ArchiveAll(ctx context.Context, st ctxkeep.Store, s Session, progress func(sofar ArchiveResult)) (ArchiveResult, error) {
+	var total ArchiveResult
+	for {
+		res, err := Archive(ctx, st, s)
+		total.Read, total.Written = total.Read+res.Read, total.Written+res.Written
+		total.Problems, total.Skipped = total.Problems+res.Problems, total.Skipped+res.Skipped
+		total.Turns, total.Usage, total.More = res.Turns, res.Usage, res.More
+		if err != nil || !res.More {
+			return total, err
+		}
+		if progress != nil {
+			progress(total)
+		}
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+	}
 }
 
 // start is the cursor of a transcript never read.

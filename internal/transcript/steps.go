@@ -15,7 +15,10 @@ type Step struct {
 	UserText      string     // the turn's prompt: on its first step only
 	AssistantText string     // the text of its responses, separated by blank lines
 	Items         []StepItem // its text and tool calls, in the order they were written
-	Calls         []ToolCall // its tool calls, with their results
+	// Calls are its tool calls, with their results. A call whose tool_use
+	// was read before (Turn.Orphans) is here with its result only: Use is
+	// nil, Name empty.
+	Calls []ToolCall
 	Records       []*Record  // its records, in file order; the first is where it starts
 	Start, End    time.Time  // the timestamps of its first and last records
 	Interrupted   bool       // the user interrupted the model
@@ -77,6 +80,11 @@ func (t Turn) Steps() []Step {
 			steps[i].Calls = append(steps[i].Calls, c)
 		}
 	}
+	for _, o := range t.Orphans {
+		if i, ok := stepOf[o.Record]; ok {
+			steps[i].Calls = append(steps[i].Calls, ToolCall{ID: o.ToolUseID, Result: &o})
+		}
+	}
 	for i := range steps {
 		steps[i].items()
 	}
@@ -102,10 +110,21 @@ func (s *Step) add(r *Record) {
 func (s *Step) items() {
 	calls := make(map[callAt]int, len(s.Calls))
 	for i, c := range s.Calls {
-		calls[callAt{c.Use, c.ID}] = i
+		if c.Use == nil {
+			calls[callAt{c.Result.Record, c.ID}] = i // an orphan, where its result is
+		} else {
+			calls[callAt{c.Use, c.ID}] = i
+		}
 	}
 	var texts []string
 	for _, r := range s.Records {
+		if r.Type == TypeUser && r.Message != nil {
+			for _, b := range r.Message.Content.Blocks {
+				if i, ok := calls[callAt{r, b.ToolUseID}]; ok && b.Type == BlockToolResult && s.Calls[i].Use == nil {
+					s.Items = append(s.Items, StepItem{Call: i})
+				}
+			}
+		}
 		if r.Type != TypeAssistant || r.Message == nil {
 			continue
 		}

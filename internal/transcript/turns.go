@@ -15,6 +15,10 @@ type Turn struct {
 	UserText      string     // what the user typed; "/name args" for a prompt command
 	AssistantText string     // the text of the turn's responses, in order, separated by blank lines
 	Calls         []ToolCall // the tool calls made in the turn, with their results
+	// Orphans are results whose tool_use is not among the records given:
+	// a read that starts inside a step (one longer than a read may be) has
+	// the results of calls read before.
+	Orphans []ToolResult
 	Records       []*Record  // the turn's conversation records, in order
 	Start, End    time.Time  // the timestamps of its first and last records
 	Interrupted   bool       // the user interrupted the model
@@ -57,10 +61,15 @@ func Turns(recs []Record) []Turn {
 		turns[len(turns)-1].add(r)
 		turnOf[r] = len(turns) - 1
 	}
-	calls, _ := ToolCalls(recs)
+	calls, orphans := ToolCalls(recs)
 	for _, c := range calls {
 		if t, ok := turnOf[c.Use]; ok {
 			turns[t].Calls = append(turns[t].Calls, c)
+		}
+	}
+	for _, o := range orphans {
+		if t, ok := turnOf[o.Record]; ok {
+			turns[t].Orphans = append(turns[t].Orphans, o)
 		}
 	}
 	for i := range turns {
