@@ -18,10 +18,10 @@ type Step struct {
 	// Calls are its tool calls, with their results. A call whose tool_use
 	// was read before (Turn.Orphans) is here with its result only: Use is
 	// nil, Name empty.
-	Calls []ToolCall
-	Records       []*Record  // its records, in file order; the first is where it starts
-	Start, End    time.Time  // the timestamps of its first and last records
-	Interrupted   bool       // the user interrupted the model
+	Calls       []ToolCall
+	Records     []*Record // its records, in file order; the first is where it starts
+	Start, End  time.Time // the timestamps of its first and last records
+	Interrupted bool      // the user interrupted the model
 }
 
 // StepItem is a piece of a step: the assistant's text, or a tool call.

@@ -18,11 +18,11 @@ type Turn struct {
 	// Orphans are results whose tool_use is not among the records given:
 	// a read that starts inside a step (one longer than a read may be) has
 	// the results of calls read before.
-	Orphans []ToolResult
-	Records       []*Record  // the turn's conversation records, in order
-	Start, End    time.Time  // the timestamps of its first and last records
-	Interrupted   bool       // the user interrupted the model
-	Compacted     bool       // a compaction happened during the turn
+	Orphans     []ToolResult
+	Records     []*Record // the turn's conversation records, in order
+	Start, End  time.Time // the timestamps of its first and last records
+	Interrupted bool      // the user interrupted the model
+	Compacted   bool      // a compaction happened during the turn
 }
 
 // Turns cuts the main conversation in recs into turns; pointers point
