@@ -227,6 +227,10 @@ type ArchiveIndex interface {
 	// Chunks returns a session's chunks in turn order, and by step within
 	// a turn (a turn's summary, if any, after its steps).
 	Chunks(ctx context.Context, session string) ([]Chunk, error)
+	// ChunkHeads returns a session's chunks as Chunks does, but without
+	// their bodies (Body is empty): what folding the working state of a
+	// long session needs, without reading every output it archived.
+	ChunkHeads(ctx context.Context, session string) ([]Chunk, error)
 	// Chunk returns the chunk with key, or the only one whose key starts
 	// with it: ErrNotFound, ErrAmbiguous.
 	Chunk(ctx context.Context, key string) (Chunk, error)

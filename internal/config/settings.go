@@ -118,7 +118,7 @@ var settings = []setting{
 		doc:   "characters of the preservation notes given to the summariser (the client cuts at 10000)",
 		apply: func(c *Config, v int64) { c.Keep.PreserveBudget = int(v) }},
 	{key: "keep.relevant", kind: countKind, def: "5", min: 0, max: 50,
-		doc:   "earlier turns, most relevant to the latest requests, restored after compaction",
+		doc:   "earlier steps, most relevant to the latest requests, restored after compaction",
 		apply: func(c *Config, v int64) { c.Keep.Relevant = int(v) }},
 	{key: "keep.git_timeout", kind: durationKind, def: "1s", min: 0, max: int64(time.Minute),
 		doc:   "how long `git diff --stat` may take for the preservation notes (0: skip it)",

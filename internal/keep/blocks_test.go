@@ -34,7 +34,11 @@ func fixtureState(t *testing.T) (archive.State, []ctxkeep.Chunk) {
 	st := newStore(t)
 	path := fixture(t, t.TempDir())
 	s := Session{ID: "fixture", Project: "/p", Transcript: path}
-	state, chunks, _, err := State(ctx, st, s, func(c string) bool { return swap.RunsAny(c, []string{"go test", "go vet"}) })
+	state, _, _, err := State(ctx, st, s, func(c string) bool { return swap.RunsAny(c, []string{"go test", "go vet"}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := st.Chunks(ctx, "fixture") // with their bodies, for the latest reply
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,13 +38,15 @@ var DefaultInstructions string
 // ctxkeep's config folder.
 const InstructionsFileName = "compact-instructions.md"
 
-// State archives the session and folds its working state.
+// State archives the session and folds its working state. The chunks it
+// returns have no bodies (ChunkHeads): a long session's outputs are not
+// read to fold its state.
 func State(ctx context.Context, st ctxkeep.Store, s Session, isCheck func(string) bool) (archive.State, []ctxkeep.Chunk, ArchiveResult, error) {
 	res, err := Archive(ctx, st, s)
 	if err != nil {
 		return archive.State{}, nil, res, err
 	}
-	chunks, err := st.Chunks(ctx, s.ID)
+	chunks, err := st.ChunkHeads(ctx, s.ID)
 	if err != nil {
 		return archive.State{}, nil, res, err
 	}
@@ -86,24 +88,46 @@ func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (strin
 	if err != nil {
 		return "", err
 	}
-	last := latestSteps(chunks, lastSteps)
+	last, err := withBodies(ctx, st, latestSteps(chunks, lastSteps))
+	if err != nil {
+		return "", err
+	}
+	summary, err := latestSummary(ctx, st, chunks)
+	if err != nil {
+		return "", err
+	}
 	rel, err := Relevant(ctx, st, s, state, last, o)
 	if err != nil {
 		return "", err
 	}
 	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget,
-		Summary: latestSummary(chunks), Project: s.Project, Session: s.ID}), nil
+		Summary: summary, Project: s.Project, Session: s.ID}), nil
 }
 
-// latestSummary is the text of the session's latest compaction summary
-// (the client writes it to the transcript before SessionStart runs), or "".
-func latestSummary(chunks []ctxkeep.Chunk) string {
-	for i := len(chunks) - 1; i >= 0; i-- {
-		if chunks[i].Kind == ctxkeep.KindSummary {
-			return chunks[i].Body
+// latestSummary is the text of the session's latest compaction summary,
+// when the transcript holds it already (2.1.330 writes it only after
+// SessionStart(compact): see hook.noteWhatTheSummaryLacks), or "".
+func latestSummary(ctx context.Context, st ctxkeep.ArchiveIndex, heads []ctxkeep.Chunk) (string, error) {
+	for i := len(heads) - 1; i >= 0; i-- {
+		if heads[i].Kind == ctxkeep.KindSummary {
+			c, err := st.Chunk(ctx, heads[i].Key)
+			return c.Body, err
 		}
 	}
-	return ""
+	return "", nil
+}
+
+// withBodies reads the bodies of a few chunks known by their heads.
+func withBodies(ctx context.Context, st ctxkeep.ArchiveIndex, heads []ctxkeep.Chunk) ([]ctxkeep.Chunk, error) {
+	out := make([]ctxkeep.Chunk, len(heads))
+	for i, h := range heads {
+		c, err := st.Chunk(ctx, h.Key)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
 }
 
 // Relevant finds the archived steps of the project most relevant to the
@@ -158,7 +182,7 @@ func UpdateCold(ctx context.Context, st ctxkeep.Store, s Session, turns int, per
 	if turns == 0 || turns%archive.ColdEveryTurns != 0 || percent < archive.ColdAtPercent {
 		return 0, nil
 	}
-	chunks, err := st.Chunks(ctx, s.ID)
+	chunks, err := recentBodies(ctx, st, s.ID, turns-archive.ColdAfterTurns)
 	if err != nil {
 		return 0, err
 	}
@@ -175,6 +199,27 @@ func UpdateCold(ctx context.Context, st ctxkeep.Store, s Session, turns int, per
 		return 0, nil
 	}
 	return len(fresh), st.AddColdTasks(ctx, s.ID, fresh, now)
+}
+
+// recentBodies are a session's chunks, with their bodies only from turn
+// from on: what cold tasks look for mentions in.
+func recentBodies(ctx context.Context, st ctxkeep.ArchiveIndex, session string, from int) ([]ctxkeep.Chunk, error) {
+	heads, err := st.ChunkHeads(ctx, session)
+	if err != nil || len(heads) == 0 {
+		return heads, err
+	}
+	recent, err := st.TurnRange(ctx, session, max(from, 1), heads[len(heads)-1].Turn)
+	if err != nil {
+		return nil, err
+	}
+	body := make(map[string]string, len(recent))
+	for _, c := range recent {
+		body[c.Key] = c.Body
+	}
+	for i := range heads {
+		heads[i].Body = body[heads[i].Key]
+	}
+	return heads, nil
 }
 
 // gitDiffStat is `git diff --stat HEAD` of the project, its last lines,

@@ -145,7 +145,7 @@ func Place(c ctxkeep.Chunk) string {
 // FilesInPlay are the files a session worked on last, for ranking search
 // results: a step touching them is more likely the one wanted.
 func FilesInPlay(ctx context.Context, idx ctxkeep.ArchiveIndex, session string) ([]string, error) {
-	cs, err := idx.Chunks(ctx, session)
+	cs, err := idx.ChunkHeads(ctx, session)
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,15 @@ import (
 )
 
 // kept counts, for one kind of detail, how many of the details a session
-// needed after its compaction were in each place.
-type kept struct{ needed, restore, search, summary, both int }
+// needed after its compaction were in each place: the restore block as
+// 2.1.330 gets it (the summary not yet in the transcript), that block with
+// the PostCompact supplement, the client's summary, all three, the block
+// made knowing the summary (a client that writes it first), and search.
+type kept struct{ needed, restore, supplemented, summary, all, aware, search int }
 
 func (k *kept) add(o kept) {
-	k.needed, k.restore, k.search, k.summary, k.both = k.needed+o.needed, k.restore+o.restore, k.search+o.search, k.summary+o.summary, k.both+o.both
+	k.needed, k.restore, k.supplemented = k.needed+o.needed, k.restore+o.restore, k.supplemented+o.supplemented
+	k.summary, k.all, k.aware, k.search = k.summary+o.summary, k.all+o.all, k.aware+o.aware, k.search+o.search
 }
 
 func (k kept) String() string {
@@ -36,8 +40,8 @@ func (k kept) String() string {
 		}
 		return fmt.Sprintf("%d (%.0f%%)", n, 100*float64(n)/float64(k.needed))
 	}
-	return fmt.Sprintf("%4d needed | restore block %s | client summary %s | the two %s | search top 3 %s",
-		k.needed, pct(k.restore), pct(k.summary), pct(k.both), pct(k.search))
+	return fmt.Sprintf("%4d needed | restore block %s | + supplement %s | client summary %s | all three %s | block knowing the summary %s | search top 3 %s",
+		k.needed, pct(k.restore), pct(k.supplemented), pct(k.summary), pct(k.all), pct(k.aware), pct(k.search))
 }
 
 // TestSpotterCompaction replays the compaction of each of the five long
@@ -68,15 +72,31 @@ func TestSpotterCompaction(t *testing.T) {
 		}
 		st := newStore(t)
 		cwd := firstCwd(before)
-		// The transcript as SessionStart(compact) reads it: the client's
-		// summary is written, and the restore block knows what it kept.
-		pre := Session{ID: id, Project: cwd, Transcript: writeTemp(t, append(slices.Clone(before), throughSummary(after)...))}
+		// The transcript as SessionStart(compact) reads it with 2.1.330:
+		// the summary is not written yet.
+		pre := Session{ID: id, Project: cwd, Transcript: writeTemp(t, before)}
 		o.Now = lastTimestamp(before)
 		block, err := Restore(ctx, st, pre, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s restore block: %d bytes", id[:8], len(block))
+		summary := clientSummary(t, filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents"))
+		if summary == "" {
+			t.Fatalf("%s: no client summary", id)
+		}
+		// PostCompact then learns the summary: the supplement.
+		state, _, _, err := State(ctx, st, pre, o.IsCheck)
+		if err != nil {
+			t.Fatal(err)
+		}
+		supplement := Supplement(SupplementInput{State: state, Summary: SummaryOf(summary), Restored: block, Project: cwd, Session: id, Budget: 3000})
+		// A client that writes the summary first: the block knows it.
+		aware, err := Restore(ctx, newStore(t), Session{ID: id, Project: cwd,
+			Transcript: writeTemp(t, append(slices.Clone(before), throughSummary(after)...))}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s restore block: %d bytes, supplement %d bytes; knowing the summary: %d bytes", id[:8], len(block), len(supplement), len(aware))
 		preChunks, err := st.Chunks(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -89,10 +109,6 @@ func TestSpotterCompaction(t *testing.T) {
 		postChunks, err := full.Chunks(ctx, id)
 		if err != nil {
 			t.Fatal(err)
-		}
-		summary := clientSummary(t, filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents"))
-		if summary == "" {
-			t.Fatalf("%s: no client summary", id)
 		}
 		seen, used := details(preChunks), details(postChunks)
 		inPlay, err := FilesInPlay(ctx, st, id)
@@ -123,11 +139,18 @@ func TestSpotterCompaction(t *testing.T) {
 				if searchFinds(t, st, id, d, cwd) {
 					k.search++
 				}
-				if mentions(summary, d, cwd) {
+				inBlock, inSupplement, inSummary := mentions(block, d, cwd), mentions(supplement, d, cwd), mentions(summary, d, cwd)
+				if inBlock || inSupplement {
+					k.supplemented++
+				}
+				if inSummary {
 					k.summary++
 				}
-				if mentions(summary, d, cwd) || mentions(block, d, cwd) {
-					k.both++
+				if inBlock || inSupplement || inSummary {
+					k.all++
+				}
+				if mentions(aware, d, cwd) || inSummary {
+					k.aware++
 				}
 			}
 			t.Logf("%s %-8s %s", id[:8], kind, k)
@@ -148,8 +171,8 @@ func TestSpotterCompaction(t *testing.T) {
 	if all.needed == 0 {
 		t.Fatal("no detail of the sessions was used again after their compaction: the extraction is broken")
 	}
-	if all.both < all.needed*9/10 {
-		t.Errorf("the restore block and the client's summary together keep less than 90%% of what the session needed: %s", all)
+	if all.all < all.needed*9/10 || all.aware < all.needed*9/10 {
+		t.Errorf("what the model is given after compaction keeps less than 90%% of what the session needed: %s", all)
 	}
 }
 

@@ -129,6 +129,15 @@ func (db *DB) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, erro
 	return db.queryChunks(ctx, `WHERE session_id = ? ORDER BY turn, kind = 'summary', step`, session)
 }
 
+// ChunkHeads returns a session's chunks as Chunks does, without their
+// bodies.
+func (db *DB) ChunkHeads(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
+	return db.queryChunksAs(ctx, headColumns, `WHERE session_id = ? ORDER BY turn, kind = 'summary', step`, session)
+}
+
+// headColumns are chunkColumns with an empty body.
+const headColumns = `key, session_id, project, kind, turn, step, ts_start, ts_end, prompt, summary, '', meta`
+
 // Chunk returns the chunk with key, or the only one whose key starts with it.
 func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
 	key = strings.ToLower(strings.TrimSpace(key))
@@ -154,7 +163,11 @@ func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]ct
 }
 
 func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]ctxkeep.Chunk, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks `+where, args...)
+	return db.queryChunksAs(ctx, chunkColumns, where, args...)
+}
+
+func (db *DB) queryChunksAs(ctx context.Context, columns, where string, args ...any) ([]ctxkeep.Chunk, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+columns+` FROM chunks `+where, args...)
 	if err != nil {
 		return nil, err
 	}

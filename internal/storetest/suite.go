@@ -296,6 +296,17 @@ func testSteps(t *testing.T, st ctxkeep.Store) {
 	if c := cs[0]; c.Prompt != "fix the refund" || c.Meta.Commands[0].Errors[1] != "refund_test.go:42: got 1999 want 2000" || !c.End.Equal(first.End) {
 		t.Fatalf("step read back = %+v", c)
 	}
+	heads, err := st.ChunkHeads(ctx, "s1")
+	if err != nil || len(heads) != len(cs) {
+		t.Fatalf("ChunkHeads = %d chunks, %v; want %d", len(heads), err, len(cs))
+	}
+	for i, h := range heads {
+		c := cs[i]
+		if h.Body != "" || h.Key != c.Key || h.Turn != c.Turn || h.Step != c.Step || h.Kind != c.Kind || h.Prompt != c.Prompt ||
+			h.Summary != c.Summary || !h.End.Equal(c.End) || len(h.Meta.Commands) != len(c.Meta.Commands) {
+			t.Fatalf("ChunkHeads[%d] = %+v; want chunk %+v without its body", i, h, c)
+		}
+	}
 	if got, _, _ := st.Cursor(ctx, "s1"); got.Turn != 2 || got.Step != 2 || got.Offset != 900 {
 		t.Fatalf("Cursor = %+v, want turn 2 step 2 at 900", got)
 	}
