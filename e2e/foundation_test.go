@@ -19,7 +19,7 @@ func TestEveryEventRecordedThroughCompaction(t *testing.T) {
 	h := clienttest.New(t)
 	ck := newCtxkeep(t, h)
 	out := ck.run("install")
-	if !strings.Contains(out, "installed ctxkeep's hooks for 9 events") {
+	if !strings.Contains(out, "installed ctxkeep's hooks for 10 events") {
 		t.Fatalf("install said:\n%s", out)
 	}
 
@@ -56,6 +56,7 @@ func TestEveryEventRecordedThroughCompaction(t *testing.T) {
 		"PostToolUse":      1,
 		"Stop":             1,
 		"PreCompact":       1,
+		"PostCompact":      1,
 		"SubagentStop":     1, // the summarisation runs as a forked agent
 		"SessionEnd":       2,
 	}

@@ -105,3 +105,46 @@ func TestWorkingStateSurvivesCompaction(t *testing.T) {
 		t.Errorf("recall does not give the exact output back:\n%.600s", recalled)
 	}
 }
+
+// TestRestoreCarriesAFailureCause: a test run fails with its assertion in
+// the middle of a long output (the client itself would cut the middle out
+// of a failing command's output); the session is compacted by a
+// summariser that keeps nothing. The first request after the compaction
+// carries the assertion line, from the restore block, with the step it
+// comes from. (After a manual /compact the client also hands the model
+// the preservation notes as the command's output, §7.4; after an
+// automatic one it does not, and the restore block is all there is.)
+func TestRestoreCarriesAFailureCause(t *testing.T) {
+	h := clienttest.New(t)
+	ck := newCtxkeep(t, h)
+	ck.run("install")
+	script := "i=1\nwhile [ $i -le 1500 ]; do\n  if [ $i -eq 700 ]; then\n" +
+		"    echo '--- FAIL: TestRefundRounding (0.00s)'\n    echo '    refund_test.go:42: got 1999 want 2000'\n" +
+		"  else\n    echo \"=== RUN   TestCase$i\"; echo \"--- PASS: TestCase$i (0.00s)\"\n  fi\n  i=$((i+1))\ndone\necho FAIL\nexit 1\n"
+	os.WriteFile(filepath.Join(h.Project, "gotest.sh"), []byte(script), 0o755)
+	os.WriteFile(filepath.Join(h.Project, ".ctxkeep.toml"), []byte("[wrapper]\ncommands = [\"sh gotest.sh\"]\n"), 0o644)
+	h.API.SetSummary("The user asked for work on the project.")
+
+	h.API.Script(fakeapi.Bash("b1", "sh gotest.sh"), fakeapi.Say("One test fails; I will look at it next."))
+	id := h.Run("run the tests", "--tools", "Bash").SessionID
+	h.Run("/compact", "--resume", id)
+
+	before := len(h.API.RequestsOf(fakeapi.Main))
+	h.Run("carry on", "--tools", "Bash", "--resume", id)
+	first := h.API.RequestsOf(fakeapi.Main)[before]
+	for _, text := range first.UserTexts() {
+		if strings.Contains(text, "This session is being continued") && strings.Contains(text, "refund_test.go:42") {
+			t.Fatal("the client's summary holds the assertion: the test proves nothing")
+		}
+	}
+	restored := strings.Join(first.SystemMessages(), "\n")
+	want := "`sh gotest.sh` failed (exit 1): --- FAIL: TestRefundRounding (0.00s) / refund_test.go:42: got 1999 want 2000"
+	if !strings.Contains(restored, "ctxkeep restored this session's working state") || !strings.Contains(restored, want) {
+		i := strings.Index(restored, "ctxkeep restored")
+		t.Errorf("the first request after compaction lacks %q:\n%.3000s", want, restored[max(i, 0):])
+	}
+	if s := ck.stats(id); s.count("PostCompact") != 1 || s.Failures != 0 {
+		log, _ := os.ReadFile(filepath.Join(h.Home, ".local/state/ctxkeep/ctxkeep.log"))
+		t.Errorf("PostCompact ran %d times, %d hook calls failed:\n%s", s.count("PostCompact"), s.Failures, log)
+	}
+}

@@ -117,3 +117,37 @@ func checkWarning(t *testing.T, h *clienttest.Harness, res *clienttest.Result, p
 		t.Errorf("%s: the user was shown %d warning(s), want %d", prompt, shown, want)
 	}
 }
+
+// TestWatchWarnsInsideALongTurn: one prompt drives several tool calls; the
+// context crosses the first level between two of them. The request after
+// that tool call carries the warning (PostToolUse), the ones before do
+// not, and it is told exactly once, however many requests follow.
+func TestWatchWarnsInsideALongTurn(t *testing.T) {
+	h := clienttest.New(t)
+	ck := newCtxkeep(t, h)
+	ck.run("install")
+	h.Setenv("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "100000") // compacts at 67k; 70% is 46.9k
+	h.API.Script(
+		fakeapi.Bash("b1", "echo one").WithUsage(usage(20_000)),
+		fakeapi.Bash("b2", "echo two").WithUsage(usage(50_000)),
+		fakeapi.Bash("b3", "echo three").WithUsage(usage(52_000)),
+		fakeapi.Say("done").WithUsage(usage(53_000)),
+	)
+	res := h.Run("do the work", "--tools", "Bash")
+	mains := h.API.RequestsOf(fakeapi.Main)
+	if len(mains) != 4 {
+		t.Fatalf("%d main requests, want 4", len(mains))
+	}
+	for i, want := range []int{0, 0, 1, 1} {
+		if got := strings.Count(strings.Join(mains[i].SystemMessages(), "\n"), modelWarning(70)); got != want {
+			t.Errorf("request %d carries the 70%% warning %d times, want %d", i, got, want)
+		}
+	}
+	if strings.Contains(strings.Join(mains[3].SystemMessages(), "\n"), modelWarning(80)) {
+		t.Error("a level not crossed was told")
+	}
+	if s := ck.stats(res.SessionID); s.Failures != 0 {
+		log, _ := os.ReadFile(filepath.Join(h.Home, ".local/state/ctxkeep/ctxkeep.log"))
+		t.Errorf("%d hook calls failed:\n%s", s.Failures, log)
+	}
+}

@@ -1,9 +1,10 @@
 // Package archive turns a Claude Code conversation into chunks — one per
-// turn, with the exact text and what the turn did (tools, files, commands
-// and how they went, errors, decisions, corrections, tasks) — and folds
-// those into the session's working state. It is what survives compaction:
-// the archive is searched, and the state restored, after the client has
-// summarised the conversation away.
+// step (an action of the assistant inside its prompt's turn), with the
+// exact text and what the step did (tools, files, commands and how they
+// went, failures and their causes, decisions, corrections, tasks) — and
+// folds those into the session's working state. It is what survives
+// compaction: the archive is searched, and the state restored, after the
+// client has summarised the conversation away.
 //
 // Everything here is pure: the hook reads the transcript and the store,
 // this package computes.
@@ -25,11 +26,20 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-// ChunkKey names a session's turn (or summary) for people and the model.
-// The 'k' keeps it apart from the hex ids of swapped outputs.
+// ChunkKey names a session's whole turn (or summary) for people and the
+// model. The 'k' keeps it apart from the hex ids of swapped outputs.
 func ChunkKey(session, kind string, turn int) string {
-	s := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d", session, kind, turn)))
-	return "k" + hex.EncodeToString(s[:])[:11]
+	return key(fmt.Sprintf("%s\x00%s\x00%d", session, kind, turn))
+}
+
+// StepKey names step n of a session's turn.
+func StepKey(session string, turn, n int) string {
+	return key(fmt.Sprintf("%s\x00%s\x00%d\x00%d", session, ctxkeep.KindStep, turn, n))
+}
+
+func key(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "k" + hex.EncodeToString(sum[:])[:11]
 }
 
 // Swapped is a tool output ctxkeep kept out of the context, found by the
@@ -42,40 +52,55 @@ type Swapped struct {
 // Lookup finds the swapped output of a tool call, if there is one.
 type Lookup func(toolUseID string) (Swapped, bool)
 
-// FromTurn archives one turn. Secrets in it (what the user and the model
-// wrote, the calls' inputs and results, the swapped outputs) are replaced
-// by markers first: the chunk is indexed, searched and restored.
-func FromTurn(session, project string, index int, t transcript.Turn, lookup Lookup) ctxkeep.Chunk {
-	t = redactTurn(t)
+// FromStep archives step n of a session's turn. Secrets in it (what the
+// user and the model wrote, the calls' inputs and results, the swapped
+// outputs) are replaced by markers first: the chunk is indexed, searched
+// and restored.
+func FromStep(session, project string, turn, n int, st transcript.Step, lookup Lookup) ctxkeep.Chunk {
+	st = redactStep(st)
 	c := ctxkeep.Chunk{
-		Key: ChunkKey(session, ctxkeep.KindTurn, index), SessionID: session, Project: project, Kind: ctxkeep.KindTurn, Turn: index,
-		Start: t.Start, End: t.End, Prompt: short(t.UserText, 500),
+		Key: StepKey(session, turn, n), SessionID: session, Project: project, Kind: ctxkeep.KindStep, Turn: turn, Step: n,
+		Start: st.Start, End: st.End, Prompt: short(st.UserText, 500),
+	}
+	swapped := map[string]Swapped{}
+	if lookup != nil {
+		for _, call := range st.Calls {
+			if s, ok := lookup(call.ID); ok {
+				s.Text = redact.String(s.Text)
+				swapped[call.ID] = s
+			}
+		}
 	}
 	var body strings.Builder
-	if t.UserText != "" {
-		fmt.Fprintf(&body, "user: %s\n", t.UserText)
+	if st.UserText != "" {
+		fmt.Fprintf(&body, "user: %s\n", st.UserText)
 	}
-	c.Meta = extract(t)
-	for _, call := range t.Calls {
-		renderCall(&c, &body, call, lookup)
+	c.Meta = extract(st, swapped)
+	for _, it := range st.Items {
+		if it.Call < 0 {
+			fmt.Fprintf(&body, "assistant: %s\n", it.Text)
+			continue
+		}
+		renderCall(&c, &body, st.Calls[it.Call], swapped)
 	}
-	if t.AssistantText != "" {
-		fmt.Fprintf(&body, "assistant: %s\n", t.AssistantText)
-	}
-	if t.Interrupted {
+	if st.Interrupted {
 		body.WriteString("(interrupted by the user)\n")
 	}
 	c.Body = body.String()
-	c.Summary = summarize(t, c.Meta)
+	c.Summary = summarize(st, c.Meta)
 	return c
 }
 
 // renderCall writes a tool call and its result. A result ctxkeep swapped
 // out is written as a reference to the stored original, which `ctxkeep
 // recall` expands.
-func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, lookup Lookup) {
-	in := claudecode.ParseInput(call.Input)
-	fmt.Fprintf(b, "→ %s: %s\n", call.Name, short(in.Describe(call.Name, call.Input), 2000))
+func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, swapped map[string]Swapped) {
+	if call.Use == nil && call.Name == "" {
+		fmt.Fprintf(b, "(the result of %s, a call of the step before)\n", call.ID)
+	} else {
+		in := claudecode.ParseInput(call.Input)
+		fmt.Fprintf(b, "→ %s: %s\n", call.Name, short(in.Describe(call.Name, call.Input), 2000))
+	}
 	if call.Result == nil {
 		b.WriteString("← (no result)\n")
 		return
@@ -84,13 +109,11 @@ func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, 
 	if call.Result.IsError {
 		status = "error"
 	}
-	if lookup != nil {
-		if s, ok := lookup(call.ID); ok {
-			fmt.Fprintf(b, "← %s: %s%s]]\n", status, RefPrefix, s.ID)
-			c.Meta.Entries = append(c.Meta.Entries, s.ID)
-			c.Outputs = append(c.Outputs, redact.String(s.Text))
-			return
-		}
+	if s, ok := swapped[call.ID]; ok {
+		fmt.Fprintf(b, "← %s: %s%s]]\n", status, RefPrefix, s.ID)
+		c.Meta.Entries = append(c.Meta.Entries, s.ID)
+		c.Outputs = append(c.Outputs, s.Text)
+		return
 	}
 	fmt.Fprintf(b, "← %s: %s\n", status, call.Result.Text())
 }
@@ -99,20 +122,41 @@ func renderCall(c *ctxkeep.Chunk, b *strings.Builder, call transcript.ToolCall, 
 // [[ctxkeep:ID]].
 const RefPrefix = "[[ctxkeep:"
 
-// FromSummary archives a compaction summary the client wrote at at.
-func FromSummary(session, project string, index int, text string, at time.Time) ctxkeep.Chunk {
+// FromSummary archives a compaction summary the client wrote, text at
+// time at, in step n of turn.
+func FromSummary(session, project string, turn, n int, text string, at time.Time) ctxkeep.Chunk {
 	return ctxkeep.Chunk{
-		Key: ChunkKey(session, ctxkeep.KindSummary, index), SessionID: session, Project: project, Kind: ctxkeep.KindSummary, Turn: index,
-		Start: at, End: at, Summary: "the client's compaction summary #" + fmt.Sprint(index),
+		Key: SummaryKey(session, turn, n), SessionID: session, Project: project, Kind: ctxkeep.KindSummary, Turn: turn, Step: n,
+		Start: at, End: at, Summary: "the client's compaction summary in turn " + fmt.Sprint(turn),
 		Body: redact.String(text),
 	}
 }
 
-// redactTurn returns t with secrets replaced by markers in the user's and
+// SummaryKey names the compaction summary written in step n of a turn.
+func SummaryKey(session string, turn, n int) string {
+	return key(fmt.Sprintf("%s\x00%s\x00%d\x00%d", session, ctxkeep.KindSummary, turn, n))
+}
+
+// redactStep returns t with secrets replaced by markers in the user's and
 // the model's text and in the calls' inputs and results (a result that
 // changes is kept as its text). t's slices are shared when nothing changes.
-func redactTurn(t transcript.Turn) transcript.Turn {
+func redactStep(t transcript.Step) transcript.Step {
 	t.UserText, t.AssistantText = redact.String(t.UserText), redact.String(t.AssistantText)
+	var items []transcript.StepItem // a copy, once a text changes
+	for i, it := range t.Items {
+		if it.Call >= 0 {
+			continue
+		}
+		if red := redact.String(it.Text); red != it.Text {
+			if items == nil {
+				items = slices.Clone(t.Items)
+			}
+			items[i].Text = red
+		}
+	}
+	if items != nil {
+		t.Items = items
+	}
 	var calls []transcript.ToolCall // a copy, once a call changes
 	for i, call := range t.Calls {
 		in := redact.JSON(call.Input)
@@ -144,7 +188,7 @@ func redactTurn(t transcript.Turn) transcript.Turn {
 
 // summarize is the chunk's one line: what was asked, what was used and
 // touched, and how the answer began.
-func summarize(t transcript.Turn, m ctxkeep.Meta) string {
+func summarize(t transcript.Step, m ctxkeep.Meta) string {
 	var parts []string
 	if t.UserText != "" {
 		parts = append(parts, firstLine(t.UserText))

@@ -49,7 +49,7 @@ func mentionedSince(chunks []ctxkeep.Chunk, subject string, turn int) bool {
 func summarizeSpan(chunks []ctxkeep.Chunk, from, to int) string {
 	var files, runs, decided, errs []string
 	for _, c := range chunks {
-		if c.Kind != ctxkeep.KindTurn || c.Turn < from || c.Turn > to {
+		if !c.Conversation() || c.Turn < from || c.Turn > to {
 			continue
 		}
 		for _, f := range c.Meta.FilesModified {

@@ -12,17 +12,29 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-// maxPerTurn bounds each kind of thing kept from one turn.
+// maxPerTurn bounds each kind of thing kept from one step.
 const maxPerTurn = 8
 
-// turnMeta gathers a turn's ctxkeep.Meta.
+// turnMeta gathers a step's ctxkeep.Meta.
 type turnMeta struct{ ctxkeep.Meta }
 
-func extract(t transcript.Turn) ctxkeep.Meta {
+// extract reads what a step did. The failures of an output ctxkeep
+// swapped out are read from the exact output: the transcript holds only
+// the view, and the client cuts the middle out of a long failing output.
+func extract(t transcript.Step, swapped map[string]Swapped) ctxkeep.Meta {
 	var m turnMeta
 	for _, call := range t.Calls {
+		if call.Name == "" {
+			continue // a result whose call was archived before
+		}
 		m.addTool(call.Name)
-		m.addCall(call)
+		text, ok := "", false
+		if s, found := swapped[call.ID]; found && s.Text != "" {
+			text, ok = s.Text, true
+		} else if call.Result != nil {
+			text, ok = call.Result.Text(), true
+		}
+		m.addCall(call, text, ok)
 	}
 	m.Decisions = decisions(t.AssistantText)
 	m.Corrections = corrections(t.UserText)
@@ -38,7 +50,9 @@ func (m *turnMeta) addTool(name string) {
 	m.Tools = append(m.Tools, name)
 }
 
-func (m *turnMeta) addCall(call transcript.ToolCall) {
+// addCall records a call; text is its output (has says whether there is
+// one).
+func (m *turnMeta) addCall(call transcript.ToolCall, text string, has bool) {
 	in := claudecode.ParseInput(call.Input)
 	switch call.Name {
 	case "Read":
@@ -52,25 +66,25 @@ func (m *turnMeta) addCall(call transcript.ToolCall) {
 		json.Unmarshal(call.Input, &nb)
 		m.FilesModified = moveLast(m.FilesModified, nb.Path)
 	case "Bash":
-		m.addCommand(in.Command, call.Result)
+		m.addCommand(in.Command, call.Result, text)
 	case "TaskCreate", "TaskUpdate", "TodoWrite":
 		if e, ok := taskEvent(call); ok {
 			m.Tasks = append(m.Tasks, e)
 		}
 	}
-	if call.Result != nil && swap.HasFailures(call.Name) && call.Name != "Bash" {
-		m.addErrors(errorLines(call.Result.Text(), 3))
+	if has && swap.HasFailures(call.Name) && call.Name != "Bash" {
+		m.addErrors(errorLines(text, 3))
 	}
 }
 
-func (m *turnMeta) addCommand(run string, r *transcript.ToolResult) {
+func (m *turnMeta) addCommand(run string, r *transcript.ToolResult, text string) {
 	if run == "" || len(m.Commands) >= 3*maxPerTurn {
 		return
 	}
 	c := ctxkeep.Command{Run: short(run, 300), Exit: -1}
 	if r != nil {
 		c.Exit = exitStatus(r)
-		c.Errors = errorLines(r.Text(), 3)
+		c.Errors = errorLines(text, 3)
 		m.addErrors(c.Errors)
 	}
 	m.Commands = append(m.Commands, c)

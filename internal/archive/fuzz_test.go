@@ -33,12 +33,14 @@ func FuzzFold(f *testing.F) {
 		keys := map[string]int{}
 		var chunks []ctxkeep.Chunk
 		for i, turn := range transcript.Turns(recs) {
-			c := FromTurn("s", "/p", i+1, turn, nil)
-			if n, dup := keys[c.Key]; dup {
-				t.Fatalf("turns %d and %d share key %s", n, i+1, c.Key)
+			for k, st := range turn.Steps() {
+				c := FromStep("s", "/p", i+1, k+1, st, nil)
+				if n, dup := keys[c.Key]; dup {
+					t.Fatalf("turns %d and %d share key %s", n, i+1, c.Key)
+				}
+				keys[c.Key] = i + 1
+				chunks = append(chunks, c)
 			}
-			keys[c.Key] = i + 1
-			chunks = append(chunks, c)
 		}
 		s := Fold("s", chunks, func(c string) bool { return strings.HasPrefix(c, "go test") })
 		ColdTasks(s, chunks, s.Turns, nil)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -63,9 +64,25 @@ func answer(text string) obj {
 		"content": []any{obj{"type": "text", "text": text}}}}
 }
 
+// stepsOf archives every step of a turn and joins them into one chunk, for
+// tests about what a turn's chunks hold together.
+func stepsOf(turn transcript.Turn, lookup Lookup) ctxkeep.Chunk {
+	var all ctxkeep.Chunk
+	for i, st := range turn.Steps() {
+		c := FromStep("s", "/p", 1, i+1, st, lookup)
+		all.Body += c.Body
+		all.Prompt += c.Prompt
+		all.Summary += c.Summary + "\n"
+		all.Outputs = append(all.Outputs, c.Outputs...)
+		all.Meta.Commands = append(all.Meta.Commands, c.Meta.Commands...)
+		all.Meta.Errors = append(all.Meta.Errors, c.Meta.Errors...)
+	}
+	return all
+}
+
 // A chunk holds no secret the turn held: not in its body, prompt, summary,
 // state, nor in the outputs it gives the full-text index.
-func TestFromTurnRedactsSecrets(t *testing.T) {
+func TestFromStepRedactsSecrets(t *testing.T) {
 	turn := turnOf(t,
 		prompt("deploy with ANTHROPIC_API_KEY="+testAnthropic+" please"),
 		use("b1", "Bash", obj{"command": "GITHUB_TOKEN=" + testGitHubToken + " ./deploy.sh"}),
@@ -80,7 +97,7 @@ func TestFromTurnRedactsSecrets(t *testing.T) {
 		}
 		return Swapped{ID: "0123456789ab", Text: "line 1\ntoken=" + testGitHubToken + "\n" + testPEM + "\n"}, true
 	}
-	c := FromTurn("s", "/p", 1, turn, lookup)
+	c := stepsOf(turn, lookup)
 	meta, _ := json.Marshal(c.Meta)
 	for name, text := range map[string]string{"body": c.Body, "prompt": c.Prompt, "summary": c.Summary,
 		"outputs": strings.Join(c.Outputs, "\n"), "meta": string(meta)} {
@@ -111,17 +128,18 @@ func TestFromTurnRedactsSecrets(t *testing.T) {
 
 // A turn without secrets is archived as it was: its text, commands and
 // results verbatim, and the turn itself is not copied.
-func TestFromTurnWithoutSecretsIsUnchanged(t *testing.T) {
+func TestFromStepWithoutSecretsIsUnchanged(t *testing.T) {
 	turn := turnOf(t,
 		prompt("run the tests, user=dev@example.com"),
 		use("b1", "Bash", obj{"command": "go test ./... -run 'Test_x' 2>&1 | tee out.log"}),
 		result("b1", "Exit code 1\n--- FAIL: Test_x (0.01s)\n    x_test.go:12: got 2, want 3", true),
 		answer("Test_x fails: got 2, want 3."),
 	)
-	if got := redactTurn(turn); &got.Calls[0] != &turn.Calls[0] || got.UserText != turn.UserText {
-		t.Error("redactTurn copied a turn without secrets")
+	steps := turn.Steps()
+	if got := redactStep(steps[0]); &got.Calls[0] != &steps[0].Calls[0] || got.UserText != steps[0].UserText {
+		t.Error("redactStep copied a step without secrets")
 	}
-	c := FromTurn("s", "/p", 1, turn, nil)
+	c := stepsOf(turn, nil)
 	want := "user: run the tests, user=dev@example.com\n" +
 		"→ Bash: go test ./... -run 'Test_x' 2>&1 | tee out.log\n" +
 		"← error: Exit code 1\n--- FAIL: Test_x (0.01s)\n    x_test.go:12: got 2, want 3\n" +

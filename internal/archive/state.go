@@ -100,14 +100,14 @@ func (s State) Done() []Task {
 	return out
 }
 
-// Fold computes the state of a session from its turn chunks, in turn
-// order. isCheck tells test, build and lint commands (config
-// wrapper.commands) from the rest.
+// Fold computes the state of a session from its steps (and whole turns
+// archived before steps), in the order of the conversation. isCheck tells
+// test, build and lint commands (config wrapper.commands) from the rest.
 func Fold(session string, chunks []ctxkeep.Chunk, isCheck func(string) bool) State {
 	f := folder{State: State{Session: session}, tasks: map[string]int{}, files: map[string]int{}, read: map[string]int{}, runs: map[string]int{}}
-	sort.SliceStable(chunks, func(i, j int) bool { return chunks[i].Turn < chunks[j].Turn })
+	sort.SliceStable(chunks, func(i, j int) bool { return chunks[i].Before(chunks[j]) })
 	for _, c := range chunks {
-		if c.Kind != ctxkeep.KindTurn {
+		if !c.Conversation() {
 			continue
 		}
 		f.turn(c, isCheck)

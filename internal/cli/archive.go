@@ -137,7 +137,7 @@ func archiveOne(ctx context.Context, st *store.Store, path string) archived {
 	}
 	r := archived{Transcript: abs, Session: sessionOf(abs), Agent: ctxkeep.AgentClaudeCode}
 	r.Project = projectOf(abs)
-	res, err := keep.Archive(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs})
+	res, err := keep.ArchiveAll(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs}, nil)
 	if err != nil {
 		r.Error = err.Error()
 		return r

@@ -57,8 +57,8 @@ var installCmd = &command{
 	summary: "register ctxkeep's hooks and MCP server with Claude Code (and its hooks with Codex) and prepare the store",
 	group:   groupSetup,
 	long: `Registers "<absolute path of this binary> hook" for every event ctxkeep handles (SessionStart,
-UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, Stop, SubagentStop,
-SessionEnd), each with a timeout of its deadline plus 5 s, so that ctxkeep always gives up and
+UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop,
+SubagentStop, SessionEnd), each with a timeout of its deadline plus 5 s, so that ctxkeep always gives up and
 fails open before the client would kill it. Every other key of the settings file, and your own
 hooks, even in the same event, are kept; the previous file is saved beside it as
 settings.json.ctxkeep-backup-<UTC time> (the oldest and the newest two are kept) before an atomic replace. A

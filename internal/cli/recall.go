@@ -13,19 +13,23 @@ import (
 
 var recallCmd = &command{
 	name:    "recall",
-	usage:   "recall KEY | SESSION:TURN[-TURN] [--lines A:B | --grep RE [-C N] | --head N [--tail N]] [--json]",
-	summary: "print archived turns exactly, stored outputs put back in place",
+	usage:   "recall KEY | SESSION:T[.S][-T[.S]] [--lines A:B | --grep RE [-C N] | --head N [--tail N]] [--json]",
+	summary: "print archived steps or turns exactly, stored outputs put back in place",
 	group:   groupArchive,
-	long: `Prints archived turns exactly as archived — the user's words, each tool call with its input and
-result, the assistant's text — with the outputs ctxkeep kept out of the context put back in
-place (hash-verified). KEY is a chunk key as the restore block and ` + "`ctxkeep search`" + ` show it
-([k…]); SESSION:TURN and SESSION:FROM-TO take a session id or a unique prefix of one.
+	long: `Prints what the archive holds exactly as archived (docs/KEEP.md) — the user's words, each tool
+call with its input and result, the assistant's text — with the outputs ctxkeep kept out of the
+context put back in place (hash-verified). KEY is a step's key as the restore block and
+` + "`ctxkeep search`" + ` show it ([k…]). Or a session (an id or a unique prefix of one) and a place in it:
+SESSION:T turn T's steps, SESSION:T1-T2 turns T1 to T2, SESSION:T.S step S of turn T,
+SESSION:T.S1-S2 and SESSION:T1.S1-T2.S2 a range of steps.
 
-A turn can be long (a whole build log put back): --lines, --grep (with -C), --head and --tail
-narrow what is printed, as for ` + "`ctxkeep show`" + `; line numbers count the lines recall prints.
---json prints the chunks with their references unexpanded ([[ctxkeep:ID]]).`,
+A turn can be long (one prompt that drove hours of work, whole build logs put back): --lines,
+--grep (with -C), --head and --tail narrow what is printed, as for ` + "`ctxkeep show`" + `; line numbers
+count the lines recall prints. --json prints the chunks with their references unexpanded
+([[ctxkeep:ID]]).`,
 	examples: []string{
 		"ctxkeep recall k77043b020b9",
+		"ctxkeep recall 258c:3.4-3.9",
 		"ctxkeep recall 258c:3-5 --grep 'FAIL' -C 2",
 		"ctxkeep recall k77043b020b9 --head 80",
 	},
@@ -51,7 +55,7 @@ type recallReport struct {
 
 func (o *recallOptions) validate(pos []string) error {
 	if len(pos) != 1 {
-		return usageErrorf("recall takes one KEY or SESSION:TURN[-TURN]").withHint("the keys are the [k…] marks in what ctxkeep restored, or in `ctxkeep search`")
+		return usageErrorf("recall takes one KEY, or SESSION:TURN[.STEP][-TURN[.STEP]]").withHint("the keys are the [k…] marks in what ctxkeep restored, or in `ctxkeep search`")
 	}
 	if o.json && o.narrow.set() {
 		return usageErrorf("--json prints whole chunks: choose it or %s", strings.Join(o.narrow.ways(), ", "))

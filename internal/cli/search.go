@@ -5,10 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
@@ -61,11 +61,13 @@ type searchResult struct {
 	Kind      string  `json:"kind"`
 	Agent     string  `json:"agent"` // the session's client: claude-code, codex
 	Turn      int     `json:"turn"`
+	Step      int     `json:"step,omitempty"`
 	When      string  `json:"when"`
 	Score     float64 `json:"score"`
 	Lexical   float64 `json:"lexical"`
 	Summary   string  `json:"summary"`
-	Snippet   string  `json:"snippet"`
+	Snippet   string  `json:"snippet"` // the best-matching lines, one per line
+	place     string  // keep.Place: "3.12", or "3" for a whole turn
 }
 
 // searchReport is `ctxkeep search --json`.
@@ -122,6 +124,7 @@ func (o *searchOptions) run(ctx context.Context, a *app, words []string) error {
 func (o *searchOptions) result(ctx context.Context, a *app, st *store.Store, query string) (searchReport, error) {
 	r := searchReport{Query: query, Scope: "project", Results: []searchResult{}}
 	q := search.Query{Text: query, Limit: o.limit}
+	signals := search.Signals{Now: a.Now()}
 	switch {
 	case o.session != "":
 		ids, err := st.ChunkSessions(ctx)
@@ -132,12 +135,13 @@ func (o *searchOptions) result(ctx context.Context, a *app, st *store.Store, que
 			return r, hint(err, "`ctxkeep archive TRANSCRIPT` adds a session the hooks did not see")
 		}
 		r.Scope, r.Session = "session", q.Session
+		signals.Files, _ = keep.FilesInPlay(ctx, st, q.Session) // a ranking hint: none is fine
 	case o.all:
 		r.Scope = "all"
 	default:
 		q.Project, r.Project = a.projectDir(), a.projectDir()
 	}
-	ranked, err := search.Search(ctx, st, q, search.Signals{Now: a.Now()})
+	ranked, err := search.Search(ctx, st, q, signals)
 	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 		return r, (&hintedError{err: err, usage: true}).withHint("common words (the, of, what…) are left out; add a distinctive one")
 	}
@@ -149,11 +153,24 @@ func (o *searchOptions) result(ctx context.Context, a *app, st *store.Store, que
 		r.empty = err == nil && len(ids) == 0
 	}
 	for _, h := range ranked {
-		r.Results = append(r.Results, searchResult{Key: h.Key, SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn,
-			When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
-			Snippet: snippet(ctx, st, h.Chunk, q.Text)})
+		r.Results = append(r.Results, resultOf(ctx, st, h, q.Text))
 	}
 	return r, nil
+}
+
+// resultOf is a ranked hit as search shows it, with the lines of it (and
+// of the outputs it refers to) that match the query best.
+func resultOf(ctx context.Context, st ctxkeep.OutputStore, h search.Result, query string) searchResult {
+	return searchResult{Key: h.Key, SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn, Step: h.Step,
+		When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
+		Snippet: search.Snippet(search.Texts(ctx, st, h.Chunk), query), place: keep.Place(h.Chunk)}
+}
+
+// printSnippet writes a hit's snippet under it, a line per line.
+func printSnippet(a *app, snippet string) {
+	for l := range strings.Lines(snippet) {
+		fmt.Fprintf(a.Stdout, "  │ %s\n", strings.TrimSuffix(l, "\n"))
+	}
 }
 
 func (r searchReport) print(a *app) {
@@ -174,37 +191,9 @@ func (r searchReport) print(a *app) {
 		return
 	}
 	for _, h := range r.Results {
-		fmt.Fprintf(a.Stdout, "%s  session %s · %s %d · %s · score %.2f · %s\n  %s\n", h.Key, h.SessionID[:min(8, len(h.SessionID))],
-			h.Kind, h.Turn, h.When, h.Score, agentName(h.Agent), text.FirstLine(h.Summary))
-		if h.Snippet != "" {
-			fmt.Fprintf(a.Stdout, "  …%s…\n", h.Snippet)
-		}
+		fmt.Fprintf(a.Stdout, "%s  session %s · %s %s · %s · score %.2f · %s\n  %s\n", h.Key, h.SessionID[:min(8, len(h.SessionID))],
+			h.Kind, h.place, h.When, h.Score, agentName(h.Agent), text.FirstLine(h.Summary))
+		printSnippet(a, h.Snippet)
 	}
-	a.tip("print a turn exactly with `ctxkeep recall KEY`")
-}
-
-// snippet is a line of context around the first query word found in the
-// chunk, or in the outputs it refers to, made printable.
-func snippet(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk, query string) string {
-	texts := []string{c.Body}
-	for _, id := range c.Meta.Entries {
-		if e, err := st.Entry(ctx, id); err == nil {
-			if data, err := st.Open(ctx, e.Hash); err == nil {
-				texts = append(texts, string(data))
-			}
-		}
-	}
-	for _, w := range strings.Fields(query) {
-		re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(w))
-		if err != nil || len(w) < 3 {
-			continue
-		}
-		for _, t := range texts {
-			if loc := re.FindStringIndex(t); loc != nil {
-				from, to := max(0, loc[0]-80), min(len(t), loc[1]+80)
-				return strings.Join(strings.Fields(printable(strings.ToValidUTF8(t[from:to], ""))), " ")
-			}
-		}
-	}
-	return ""
+	a.tip("print a step exactly with `ctxkeep recall KEY`, its whole turn with `ctxkeep recall SESSION:TURN`")
 }

@@ -89,7 +89,7 @@ func (a *app) statusline(ctx context.Context, color bool) (string, error) {
 		return "", err
 	}
 	if in.TranscriptPath != "" {
-		if err := st.Advance(in.TranscriptPath); err != nil && !os.IsNotExist(err) {
+		if err := st.AdvanceWithin(in.TranscriptPath, watch.TranscriptLimits(cfg)); err != nil && !os.IsNotExist(err) {
 			return "", err
 		}
 	}
@@ -148,7 +148,7 @@ func (a *app) gaugeTokens(g *watch.Gauge, st *watch.StatusState, in watch.Status
 // estimate counts what the model would be sent from a transcript with the
 // offline tokenizer and the client's safety margin.
 func estimate(path string) (int64, error) {
-	f, err := transcript.ReadFile(path, transcript.Cursor{})
+	f, err := transcript.ReadFileLimited(path, transcript.Cursor{}, transcript.ReadLimits{Bytes: estimateLimit, Line: estimateLimit})
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/team"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // The --team paths of search and recall: the team archive on PostgreSQL
@@ -68,10 +69,7 @@ func (o *searchOptions) runTeam(ctx context.Context, a *app, words []string) err
 		return err
 	}
 	for _, h := range ranked[:min(o.limit, len(ranked))] {
-		r.Results = append(r.Results, teamResult{Owner: owners[h.Key], searchResult: searchResult{Key: h.Key,
-			SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn,
-			When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: h.Summary,
-			Snippet: snippet(ctx, db, h.Chunk, q.Text)}})
+		r.Results = append(r.Results, teamResult{Owner: owners[h.Key], searchResult: resultOf(ctx, db, h, q.Text)})
 	}
 	if o.json {
 		return a.printJSON(r)
@@ -85,13 +83,11 @@ func (o *searchOptions) runTeam(ctx context.Context, a *app, words []string) err
 		return nil
 	}
 	for _, x := range r.Results {
-		fmt.Fprintf(a.Stdout, "%s  %s · %s · session %s %s %d · %s · score %.2f\n  %s\n", x.Key, x.Owner, x.Project,
-			x.SessionID[:min(8, len(x.SessionID))], x.Kind, x.Turn, x.When, x.Score, x.Summary)
-		if x.Snippet != "" {
-			fmt.Fprintf(a.Stdout, "  …%s…\n", x.Snippet)
-		}
+		fmt.Fprintf(a.Stdout, "%s  %s · %s · session %s %s %s · %s · score %.2f\n  %s\n", x.Key, x.Owner, x.Project,
+			x.SessionID[:min(8, len(x.SessionID))], x.Kind, x.place, x.When, x.Score, text.FirstLine(x.Summary))
+		printSnippet(a, x.Snippet)
 	}
-	fmt.Fprintln(a.Stdout, "\nprint a turn exactly with `ctxkeep recall --team KEY`")
+	fmt.Fprintln(a.Stdout, "\nprint a step exactly with `ctxkeep recall --team KEY`, its whole turn with `ctxkeep recall --team SESSION:TURN`")
 	return nil
 }
 

@@ -18,7 +18,7 @@ func TestArchivesACodexSession(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Local(t, t.TempDir())
 	s := keep.Session{ID: "01a20989-cf1f-7171-a8fb-dd77982d6fa6", Project: "/home/user/work",
-		Transcript: "testdata/rollout_multi_tools.trimmed.jsonl", Agent: ctxkeep.AgentCodex, Reader: Reader{}}
+		Transcript: "testdata/rollout_multi_tools.trimmed.jsonl", Agent: ctxkeep.AgentCodex, Read: keep.ReadTurns(Reader{})}
 	res, err := keep.Archive(ctx, st, s)
 	if err != nil || res.Written != 1 || res.Usage.Tokens != 1050 {
 		t.Fatalf("archive: %+v, %v", res, err)
@@ -60,7 +60,7 @@ func TestArchivesAFailure(t *testing.T) {
 	st := storetest.Local(t, t.TempDir())
 	path := t.TempDir() + "/rollout.jsonl"
 	writeRollout(t, path, failingSession)
-	s := keep.Session{ID: "s1", Project: "/p", Transcript: path, Agent: ctxkeep.AgentCodex, Reader: Reader{}}
+	s := keep.Session{ID: "s1", Project: "/p", Transcript: path, Agent: ctxkeep.AgentCodex, Read: keep.ReadTurns(Reader{})}
 	if _, err := keep.Archive(ctx, st, s); err != nil {
 		t.Fatal(err)
 	}

@@ -19,10 +19,10 @@ import (
 // mcp__server__tool; other tools keep their name and arguments.
 type Reader struct{}
 
-var _ keep.Reader = Reader{}
+var _ keep.TurnReader = Reader{}
 
 // Read reads the rollout at path from the cursor on.
-func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*keep.Read, error) {
+func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*keep.Turns, error) {
 	// Rollout lines are JSON objects one per line, like Claude Code's
 	// transcripts: the transcript scanner reads them, keeping each line's
 	// bytes, cursor and timestamp; the payload is decoded here.
@@ -30,7 +30,7 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*k
 	if err != nil {
 		return nil, err
 	}
-	b := builder{out: &keep.Read{Next: f.Next, Problems: len(f.Problems), Usage: usage}, confirmed: map[string]bool{}}
+	b := builder{out: &keep.Turns{Next: f.Next, Problems: len(f.Problems), Usage: usage}, confirmed: map[string]bool{}}
 	for i := range f.Records {
 		r := &f.Records[i]
 		kind, p, ok := decode(r.Raw)
@@ -47,7 +47,7 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*k
 
 // builder assembles turns from lines.
 type builder struct {
-	out       *keep.Read
+	out       *keep.Turns
 	cur       *keep.Turn
 	assistant []reply
 	cwd       string
@@ -68,7 +68,7 @@ func (b *builder) take(kind string, p *payload, r *transcript.Record) {
 		}
 		return
 	case lineCompacted:
-		b.out.Summaries = append(b.out.Summaries, keep.Summary{Text: p.Message, Time: r.Timestamp, Offset: r.Offset})
+		b.out.Summaries = append(b.out.Summaries, keep.TurnSummary{Text: p.Message, Time: r.Timestamp, Offset: r.Offset})
 		if b.cur != nil {
 			b.cur.Compacted = true
 		}

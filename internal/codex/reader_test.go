@@ -10,7 +10,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-func read(t *testing.T, name string, from transcript.Cursor) *keep.Read {
+func read(t *testing.T, name string, from transcript.Cursor) *keep.Turns {
 	t.Helper()
 	r, err := Reader{}.Read("testdata/"+name, from, ctxkeep.Usage{})
 	if err != nil {

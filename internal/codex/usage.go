@@ -115,7 +115,7 @@ func lastLine(path string, match func(kind string, p *payload) bool) error {
 	}
 	defer f.Close()
 	found, read := false, 0
-	_, err = transcript.ScanBack(f, info.Size(), func(line []byte) bool {
+	_, err = transcript.ScanBack(f, info.Size(), tailBytes+1<<20, 8<<20, func(line []byte) bool {
 		read += len(line) + 1
 		if kind, p, ok := decode(line); ok && match(kind, &p) {
 			found = true

@@ -21,7 +21,7 @@ func TestProgressReadsRollouts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
 	os.WriteFile(path, data, 0o600)
 	var p watch.Progress
-	if err := p.AdvanceIn(path, Usage{}); err != nil {
+	if err := p.AdvanceIn(path, Usage{}, watch.DefaultReadLimits); err != nil {
 		t.Fatal(err)
 	}
 	if p.Compactions != 1 || p.Usage.Tokens != 1050 || p.Usage.Window != 258400 || p.Usage.Model != "gpt-5.5" || p.Usage.Compacted {
@@ -33,7 +33,7 @@ func TestProgressReadsRollouts(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.jsonl")
 	os.WriteFile(big, append([]byte(filler), data...), 0o600)
 	var q watch.Progress
-	if err := q.AdvanceIn(big, Usage{}); err != nil {
+	if err := q.AdvanceIn(big, Usage{}, watch.DefaultReadLimits); err != nil {
 		t.Fatal(err)
 	}
 	if q.Usage != p.Usage {
@@ -44,7 +44,7 @@ func TestProgressReadsRollouts(t *testing.T) {
 	f, _ := os.OpenFile(big, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(more)
 	f.Close()
-	if err := q.AdvanceIn(big, Usage{}); err != nil || q.Usage.Tokens != 9010 {
+	if err := q.AdvanceIn(big, Usage{}, watch.DefaultReadLimits); err != nil || q.Usage.Tokens != 9010 {
 		t.Errorf("after an append: %+v, %v", q.Usage, err)
 	}
 }

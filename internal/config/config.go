@@ -108,6 +108,12 @@ type Limits struct {
 	MaxOutputBytes    int64         // the largest single output stored
 	HookInputBytes    int64         // the largest hook payload read from stdin
 	HookInputWait     time.Duration // how long the hook waits for a whole payload
+	// TranscriptReadBytes is the most of a transcript one call reads (a
+	// hook, or the statusline); a huge one is read over several calls.
+	TranscriptReadBytes int64
+	// TranscriptLineBytes is the longest transcript line read; longer ones
+	// are skipped and counted.
+	TranscriptLineBytes int64
 }
 
 // View shapes what the model sees in place of a large output.

@@ -81,6 +81,12 @@ var settings = []setting{
 	{key: "limits.hook_input_wait", kind: durationKind, def: "4s", min: int64(10 * time.Millisecond), max: int64(10 * time.Minute),
 		doc:   "how long the hook waits for a whole payload on stdin before passing through (the client's timeout is a deadline + 5s)",
 		apply: func(c *Config, v int64) { c.Limits.HookInputWait = time.Duration(v) }},
+	{key: "limits.transcript_read_bytes", kind: bytesKind, def: "64MiB", min: 64 * kb, max: 1 << 40,
+		doc:   "most of a transcript one hook call (or statusline) reads; a larger backlog is archived over several calls, the cursor saved as it goes (`ctxkeep archive` reads it all, with progress)",
+		apply: func(c *Config, v int64) { c.Limits.TranscriptReadBytes = v }},
+	{key: "limits.transcript_line_bytes", kind: bytesKind, def: "8MiB", min: 64 * kb, max: 1 << 34,
+		doc:   "longest transcript line read; longer lines are skipped and counted (never held in memory)",
+		apply: func(c *Config, v int64) { c.Limits.TranscriptLineBytes = v }},
 
 	{key: "view.budget", kind: countKind, def: "2500", min: 1000, max: 100_000,
 		doc:   "characters of the view the model sees in place of a large output",
@@ -121,7 +127,7 @@ var settings = []setting{
 		doc:   "characters of the preservation notes given to the summariser (the client cuts at 10000)",
 		apply: func(c *Config, v int64) { c.Keep.PreserveBudget = int(v) }},
 	{key: "keep.relevant", kind: countKind, def: "5", min: 0, max: 50,
-		doc:   "earlier turns, most relevant to the latest requests, restored after compaction",
+		doc:   "earlier steps, most relevant to the latest requests, restored after compaction",
 		apply: func(c *Config, v int64) { c.Keep.Relevant = int(v) }},
 	{key: "keep.git_timeout", kind: durationKind, def: "1s", min: 0, max: int64(time.Minute),
 		doc:   "how long `git diff --stat` may take for the preservation notes (0: skip it)",
@@ -215,7 +221,7 @@ var lists = []list{
 // HookEvents are the Claude Code events ctxkeep handles.
 var HookEvents = []string{
 	"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-	"PostToolUseFailure", "PreCompact", "Stop", "SubagentStop", "SessionEnd",
+	"PostToolUseFailure", "PreCompact", "PostCompact", "Stop", "SubagentStop", "SessionEnd",
 }
 
 var sections = []section{

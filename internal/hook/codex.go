@@ -124,9 +124,9 @@ func (c *Call) advance(p *watch.Progress) error {
 		if err := c.validRollout(); err != nil {
 			return err
 		}
-		return p.AdvanceIn(c.Event.TranscriptPath, codex.Usage{})
+		return p.AdvanceIn(c.Event.TranscriptPath, codex.Usage{}, watch.TranscriptLimits(c.Config))
 	}
-	return p.Advance(c.Event.TranscriptPath)
+	return p.AdvanceWithin(c.Event.TranscriptPath, watch.TranscriptLimits(c.Config))
 }
 
 // clientName is how warnings name the client.

@@ -10,11 +10,12 @@ import (
 // lists their policies with all(…), in the order they run.
 var handlers = map[string]handler{
 	"SessionStart":       all(forgetReads, sessionStart, restoreAfterCompact),
-	"UserPromptSubmit":   all(pinDirectives, usageWarnings, recallOnPrompt),
+	"UserPromptSubmit":   all(pinDirectives, handOnSupplement, usageWarnings, recallOnPrompt),
 	"PreToolUse":         preToolUse,
-	"PostToolUse":        postToolUse,
+	"PostToolUse":        all(postToolUse, handOnSupplement, usageWarnings),
 	"PostToolUseFailure": postToolUseFailure,
 	"PreCompact":         all(forgetReads, indexJournal, preserve),
+	"PostCompact":        noteWhatTheSummaryLacks,
 	"Stop":               all(indexJournal, proveReplacements, archiveTurn, pruneOverLimit),
 	"SubagentStop":       nothing,
 	"SessionEnd":         all(forgetReads, indexJournal, proveReplacements, archiveTurn, startTeamSync, tendAtSessionEnd),

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -28,6 +29,10 @@ func archiveTurn(ctx context.Context, c *Call) (*Reply, error) {
 		return nil, err
 	}
 	res, err := keep.Archive(ctx, st, s)
+	if err == nil && (res.More || res.Skipped > 0) {
+		c.logf("session=%s: archived %d bytes of the transcript (limits.transcript_read_bytes), %d lines over limits.transcript_line_bytes skipped; more=%t: the next turns go on, or `ctxkeep archive %s`",
+			s.ID, res.Read, res.Skipped, res.More, s.Transcript)
+	}
 	if err != nil || !res.Usage.Known() || res.Usage.Compacted {
 		return nil, err
 	}
@@ -78,6 +83,9 @@ func restoreAfterCompact(ctx context.Context, c *Call) (*Reply, error) {
 	text, err := keep.Restore(ctx, st, s, c.keepOptions())
 	if err != nil {
 		return nil, err
+	}
+	if err := c.saveRestored(text); err != nil {
+		c.logf("session=%s: keep the restore block for PostCompact: %v", s.ID, err)
 	}
 	return &Reply{Specific: &SpecificOutput{HookEventName: c.Event.HookEventName, AdditionalContext: text}}, nil
 }
@@ -130,9 +138,14 @@ func (c *Call) keepSession() (*store.Store, keep.Session, error) {
 	if err != nil {
 		return nil, keep.Session{}, err
 	}
-	s := keep.Session{ID: c.Event.SessionID, Project: c.Project, Transcript: path}
+	// This call reads the transcript, maybe megabytes of it: the garbage
+	// collector the hook turns off (noGC) comes back on, so that memory is
+	// bounded by one batch of lines rather than by all that was read.
+	debug.SetGCPercent(100)
+	s := keep.Session{ID: c.Event.SessionID, Project: c.Project, Transcript: path, Limits: keep.Limits{
+		ReadBytes: c.Config.Limits.TranscriptReadBytes, LineBytes: int(c.Config.Limits.TranscriptLineBytes)}}
 	if c.Agent == ctxkeep.AgentCodex {
-		s.Agent, s.Reader = c.Agent, codex.Reader{}
+		s.Agent, s.Read = c.Agent, keep.ReadTurns(codex.Reader{})
 	}
 	return st, s, nil
 }

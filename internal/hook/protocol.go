@@ -43,6 +43,9 @@ type Event struct {
 	Trigger            string  `json:"trigger,omitempty"` // manual, auto
 	CustomInstructions *string `json:"custom_instructions,omitempty"`
 
+	// PostCompact: the summariser's raw text, <analysis> and <summary>.
+	CompactSummary string `json:"compact_summary,omitempty"`
+
 	// Stop, SubagentStop.
 	StopHookActive       bool   `json:"stop_hook_active,omitempty"`
 	LastAssistantMessage string `json:"last_assistant_message,omitempty"`

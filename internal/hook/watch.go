@@ -1,47 +1,95 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
+	"time"
 
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
 // usageWarnings tells the model and the user when the context crosses one
 // of the configured levels on its way to auto-compaction: once per level
-// and compaction cycle. It reads only the transcript lines appended since
-// the previous prompt (the cursor is kept in the state folder), so a
-// prompt costs the same on a 500 MB transcript as on a new one.
+// and compaction cycle. It runs on UserPromptSubmit and on PostToolUse, so
+// that a long autonomous turn hears of a crossing after the tool call that
+// made it rather than never (the client may compact mid-turn); both share
+// one record of what was told, so a crossing is told once, by whichever
+// sees it first. It reads only the transcript lines appended since the
+// last call (the cursor is kept in the state folder, at most
+// limits.transcript_read_bytes at a time), so a call costs the same on a
+// 500 MB transcript as on a new one.
 func usageWarnings(ctx context.Context, c *Call) (*Reply, error) {
 	ev := c.Event
 	levels := watch.Levels(c.Config.Watch)
 	if !c.Config.Watch.Enabled || len(levels) == 0 || ev.TranscriptPath == "" || ev.AgentID != "" {
 		return nil, nil
 	}
-	dir := watch.Dir(c.Dirs.State)
-	path := watch.WarnPath(dir, ev.SessionID)
-	var st watch.WarnState
-	if err := watch.Load(path, &st); err != nil {
-		return nil, err
+	path := watch.WarnPath(watch.Dir(c.Dirs.State), ev.SessionID)
+	if ev.ToolUseID != "" && c.Agent != ctxkeep.AgentCodex { // Codex writes its rollout before the hook runs
+		waitForLine(ev.TranscriptPath, []byte(`"id":"`+ev.ToolUseID+`"`))
 	}
-	if err := c.advance(&st.Progress); errors.Is(err, fs.ErrNotExist) {
+	var w watch.Warning
+	var crossed bool
+	// Parallel tool calls end in parallel PostToolUse hooks: the record is
+	// read and written under a lock, or two of them would both warn.
+	err := fsx.Locked(path+".lock", func() error {
+		var st watch.WarnState
+		if err := watch.Load(path, &st); err != nil {
+			return err
+		}
+		if err := c.advance(&st.Progress); err != nil {
+			return err
+		}
+		w, crossed = c.crossing(&st, levels)
+		return watch.Save(path, &st)
+	})
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // the first prompt of a session: nothing written yet
-	} else if err != nil {
-		return nil, err
 	}
-	w, ok := c.crossing(&st, levels)
-	if err := watch.Save(path, &st); err != nil {
+	if err != nil || !crossed {
 		return nil, err
-	}
-	if !ok {
-		return nil, nil
 	}
 	w.SwappedOut = c.kept(ctx)
 	return &Reply{
 		SystemMessage: w.ForUser(),
 		Specific:      &SpecificOutput{HookEventName: ev.HookEventName, AdditionalContext: w.ForModel()},
 	}, nil
+}
+
+// lineWait is how long a PostToolUse waits for the transcript line of the
+// response that made its call: the client writes transcript lines a little
+// behind (up to ~40 ms measured with 2.1.330), and that line carries the
+// usage the warning is about. The line is looked for in the transcript's
+// last lineTail bytes, without the lock, so that parallel calls of one
+// response wait together, not in turn.
+const (
+	lineWait = 250 * time.Millisecond
+	linePoll = 5 * time.Millisecond
+	lineTail = 256 << 10
+)
+
+// waitForLine waits until the end of the file at path holds needle, or
+// lineWait has passed, or the file cannot be read as a transcript.
+func waitForLine(path string, needle []byte) {
+	give := time.Now().Add(lineWait)
+	buf := make([]byte, lineTail)
+	for {
+		f, st, err := fsx.OpenRegular(path)
+		if err != nil {
+			return
+		}
+		from := max(0, st.Size()-lineTail)
+		n, _ := f.ReadAt(buf[:st.Size()-from], from)
+		f.Close()
+		if bytes.Contains(buf[:n], needle) || time.Now().After(give) {
+			return
+		}
+		time.Sleep(linePoll)
+	}
 }
 
 // crossing works out the session's thresholds and whether the context has

@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -26,51 +25,205 @@ type Session struct {
 	ID         string
 	Project    string
 	Transcript string
-	// Agent is the client the session runs in (ctxkeep.AgentClaudeCode when
-	// empty), and Reader reads its transcript (Claude Code's when nil).
-	Agent  string
-	Reader Reader
+	// Agent is the client the session runs in (ctxkeep.AgentClaudeCode
+	// when empty): every chunk archived says so.
+	Agent string
+	// Read reads the transcript; nil reads Claude Code's (ReadClaude).
+	// Another agent's transcripts (Codex rollouts, through ReadTurns) plug
+	// in here.
+	Read Reader
+	// Limits bound what one Archive call reads; zero fields take the
+	// defaults.
+	Limits Limits
 }
 
-// A Reader reads one client's session transcript from a cursor: every
-// line from there on, cut into turns. The agents' adapters implement it;
-// the archive and the working state only see its turns.
-type Reader interface {
-	// Read reads the transcript at path from the line at from, which starts
-	// a turn (or the file), and takes every line read into usage. A file
-	// shorter than the cursor is an error wrapping transcript.ErrShrunk.
-	Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*Read, error)
+// Limits bound the work of one Archive call on a transcript of any size.
+type Limits struct {
+	// ReadBytes is how much of the transcript one call reads at most
+	// (config limits.transcript_read_bytes): a huge transcript is archived
+	// over several calls, each saving the cursor as it goes.
+	ReadBytes int64
+	// LineBytes is the longest line read; longer lines are skipped and
+	// counted (config limits.transcript_line_bytes).
+	LineBytes int
 }
 
-// Read is what a Reader found from the cursor on.
-type Read struct {
-	Turns     []Turn    // in order; the last may still grow
-	Summaries []Summary // the compaction summaries the client wrote, in order
-	Usage     ctxkeep.Usage
-	Next      transcript.Cursor // the end of the last whole line read
-	Problems  int               // lines that could not be read
-}
+// Defaults of Limits.
+const (
+	DefaultReadBytes = 64 << 20
+	DefaultLineBytes = 8 << 20
+	// batchBytes is how much is read between two saves of the cursor.
+	batchBytes = 8 << 20
+)
 
-// Turn is one turn of the conversation and where its first line is.
-type Turn struct {
-	transcript.Turn // what archive.FromTurn reads: texts, calls, times
-	// At is the cursor of the turn's first line; zero for records before
-	// the first prompt that have no line (nothing to resume from).
-	At transcript.Cursor
-}
-
-// Summary is a compaction summary and where it is.
-type Summary struct {
-	Text   string
-	Time   time.Time
-	Offset int64
-}
-
-func (s Session) reader() Reader {
-	if s.Reader == nil {
-		return claudeReader{}
+func (l Limits) orDefault() Limits {
+	if l.ReadBytes <= 0 {
+		l.ReadBytes = DefaultReadBytes
 	}
-	return s.Reader
+	if l.LineBytes <= 0 {
+		l.LineBytes = DefaultLineBytes
+	}
+	// A line must fit in what one call reads, or it could never be read.
+	l.LineBytes = int(min(int64(l.LineBytes), l.ReadBytes))
+	return l
+}
+
+// Reader reads a session's transcript from a cursor, at most limit bytes
+// of whole lines, and cuts what it read into numbered steps. Next is the
+// start of the last step read, which may still grow (or from, when nothing
+// new was read), with the usage seen so far.
+type Reader func(ctx context.Context, s Session, from ctxkeep.ArchiveCursor, limit int64) (*Batch, error)
+
+// Batch is a stretch of a transcript, cut into steps.
+type Batch struct {
+	Steps     []Step    // in order; the last one may still grow
+	Summaries []Summary // the client's compaction summaries
+	Next      ctxkeep.ArchiveCursor
+	// Cut is where to go on from when the last step cannot be read whole
+	// (it is longer than a call may read): the end of what was read, as
+	// the next step of the same turn.
+	Cut      ctxkeep.ArchiveCursor
+	Read     int64 // bytes consumed
+	Problems int   // lines that could not be read
+	Skipped  int   // lines over the length limit, skipped
+	More     bool  // the read stopped at limit, not at the end of the transcript
+}
+
+// Step is a step of a turn, numbered.
+type Step struct {
+	Turn, N int
+	transcript.Step
+}
+
+// Summary is a compaction summary the client wrote, in step N of a turn.
+type Summary struct {
+	Turn, N int
+	Text    string
+	Time    time.Time
+}
+
+// ErrRewritten is returned by a Reader when the transcript is shorter
+// than the cursor: it was rewritten, and is read again from the start.
+var ErrRewritten = transcript.ErrShrunk
+
+// ArchiveResult says what an archive run did.
+type ArchiveResult struct {
+	Read     int64 // bytes of transcript read
+	Written  int   // chunks written (new or changed)
+	Turns    int   // turns in the session so far
+	Problems int   // transcript lines that could not be read
+	Skipped  int   // lines over limits.transcript_line_bytes, skipped
+	More     bool  // limits.transcript_read_bytes stopped it before the end: run it again
+	Usage    ctxkeep.Usage
+}
+
+// Archive brings the session's archive up to date with its transcript. It
+// reads only what is new since the last run, from the first line of the
+// last step (which may have been open then): running it again costs
+// little and stores nothing twice. It reads at most s.Limits.ReadBytes,
+// saving the cursor every few megabytes, so that a huge transcript is
+// archived over several calls rather than stalling each of them.
+func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, error) {
+	var res ArchiveResult
+	lim := s.Limits.orDefault()
+	read := s.Read
+	if read == nil {
+		read = ReadClaude
+	}
+	cur, ok, err := st.Cursor(ctx, s.ID)
+	if err != nil {
+		return res, err
+	}
+	if !ok || cur.Transcript != s.Transcript {
+		cur = start(s)
+	}
+	lookup, err := swapLookup(ctx, st, s.ID)
+	if err != nil {
+		return res, err
+	}
+	restarted := false
+	for budget, size := lim.ReadBytes, int64(batchBytes); budget > 0 && ctx.Err() == nil; {
+		b, err := read(ctx, s, cur, min(budget, size))
+		if errors.Is(err, ErrRewritten) && !restarted {
+			// Rewritten under us (a purge): read it all again; steps are
+			// replaced by number, nothing is duplicated.
+			restarted, cur = true, start(s)
+			continue
+		}
+		if err != nil {
+			return res, fmt.Errorf("archive %s: %w", s.Transcript, err)
+		}
+		res.Read += b.Read
+		if n := min(budget, size); b.More && b.Next.Offset == cur.Offset {
+			// One step longer than the batch: read it whole if this call
+			// may (the attempts are not counted: there are few); leave it
+			// to the next call if this one has too little left; cut it
+			// where the reading stopped only if no call could read it.
+			if n < budget {
+				size = 2 * n
+				continue
+			}
+			if n < lim.ReadBytes || b.Cut.Offset <= cur.Offset {
+				break // the next call goes on from here
+			}
+			b.Next = b.Cut
+		}
+		res.Problems, res.Skipped = res.Problems+b.Problems, res.Skipped+b.Skipped
+		budget -= b.Read
+		written, err := st.SaveChunks(ctx, s.ID, chunksOf(s, b, lookup), b.Next)
+		if err != nil {
+			return res, err
+		}
+		res.Written += written
+		cur, res.More = b.Next, b.More
+		if !b.More {
+			break
+		}
+	}
+	res.Turns, res.Usage = cur.Turn, cur.Usage
+	return res, nil
+}
+
+// ArchiveAll runs Archive until it has read the transcript to its end,
+// each call within s.Limits, calling progress (when not nil) after each:
+// what `ctxkeep archive` does with a transcript too large for one hook.
+func ArchiveAll(ctx context.Context, st ctxkeep.Store, s Session, progress func(sofar ArchiveResult)) (ArchiveResult, error) {
+	var total ArchiveResult
+	for {
+		res, err := Archive(ctx, st, s)
+		total.Read, total.Written = total.Read+res.Read, total.Written+res.Written
+		total.Problems, total.Skipped = total.Problems+res.Problems, total.Skipped+res.Skipped
+		total.Turns, total.Usage, total.More = res.Turns, res.Usage, res.More
+		if err != nil || !res.More {
+			return total, err
+		}
+		if progress != nil {
+			progress(total)
+		}
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+	}
+}
+
+// start is the cursor of a transcript never read.
+func start(s Session) ctxkeep.ArchiveCursor {
+	return ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1, Step: 1}
+}
+
+// chunksOf archives a batch's steps and summaries.
+func chunksOf(s Session, b *Batch, lookup archive.Lookup) []ctxkeep.Chunk {
+	chunks := make([]ctxkeep.Chunk, 0, len(b.Steps)+len(b.Summaries))
+	for _, st := range b.Steps {
+		chunks = append(chunks, archive.FromStep(s.ID, s.Project, st.Turn, st.N, st.Step, lookup))
+	}
+	for _, sum := range b.Summaries {
+		chunks = append(chunks, archive.FromSummary(s.ID, s.Project, sum.Turn, sum.N, sum.Text, sum.Time))
+	}
+	for i := range chunks {
+		chunks[i].Agent = s.agent()
+	}
+	return chunks
 }
 
 func (s Session) agent() string {
@@ -80,86 +233,63 @@ func (s Session) agent() string {
 	return s.Agent
 }
 
-// ArchiveResult says what an archive run did.
-type ArchiveResult struct {
-	Read     int64 // bytes of transcript read
-	Written  int   // chunks written (new or changed)
-	Turns    int   // turns in the session so far
-	Problems int   // transcript lines that could not be read
-	Usage    ctxkeep.Usage
-}
-
-// Archive brings the session's archive up to date with its transcript. It
-// reads only what is new since the last run, from the first line of the
-// last turn (which may have been open then): running it again costs
-// little and stores nothing twice.
-func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, error) {
-	var res ArchiveResult
-	cur, ok, err := st.Cursor(ctx, s.ID)
+// ReadClaude is the Reader of Claude Code's transcripts.
+func ReadClaude(_ context.Context, s Session, from ctxkeep.ArchiveCursor, limit int64) (*Batch, error) {
+	lim := s.Limits.orDefault()
+	f, err := transcript.ReadFileLimited(s.Transcript, transcript.Cursor{Offset: from.Offset, Line: from.Line},
+		transcript.ReadLimits{Bytes: limit, Line: lim.LineBytes})
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	if !ok || cur.Transcript != s.Transcript {
-		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
+	b := &Batch{Next: from, Cut: from, Read: f.Next.Offset - from.Offset, More: f.More}
+	for _, p := range f.Problems {
+		switch p.Kind {
+		case transcript.TooLong:
+			b.Skipped++
+		case transcript.Invalid, transcript.BadField:
+			b.Problems++
+		}
 	}
-	r := s.reader()
-	f, err := r.Read(s.Transcript, transcript.Cursor{Offset: cur.Offset, Line: cur.Line}, cur.Usage)
-	if errors.Is(err, transcript.ErrShrunk) {
-		// Rewritten under us (a purge): read it all again; turns are
-		// replaced by index, nothing is duplicated.
-		cur = ctxkeep.ArchiveCursor{Transcript: s.Transcript, Turn: 1}
-		f, err = r.Read(s.Transcript, transcript.Cursor{}, ctxkeep.Usage{})
+	b.Next.Transcript = s.Transcript
+	for i := range f.Records {
+		transcript.UpdateUsage(&b.Next.Usage, &f.Records[i])
 	}
-	if err != nil {
-		return res, fmt.Errorf("archive %s: %w", s.Transcript, err)
+	stepOf := map[*transcript.Record][2]int{}
+	for i, t := range transcript.Turns(f.Records) {
+		turn, first := from.Turn+i, 1
+		if i == 0 {
+			first = max(from.Step, 1)
+		}
+		for k, st := range t.Steps() {
+			b.Steps = append(b.Steps, Step{Turn: turn, N: first + k, Step: st})
+			for _, r := range st.Records {
+				stepOf[r] = [2]int{turn, first + k}
+			}
+		}
 	}
-	res.Read, res.Problems = f.Next.Offset-cur.Offset, f.Problems
-	chunks, next, err := chunksOf(ctx, st, s, f, cur)
-	if err != nil {
-		return res, err
+	for i := range f.Records {
+		r := &f.Records[i]
+		if at, ok := stepOf[r]; ok && r.IsCompactSummary && r.MainThread() {
+			text := ""
+			if r.Message != nil {
+				text = r.Message.Content.Text()
+			}
+			b.Summaries = append(b.Summaries, Summary{Turn: at[0], N: at[1], Text: text, Time: r.Timestamp})
+		}
 	}
-	next.Usage = f.Usage
-	if res.Written, err = st.SaveChunks(ctx, s.ID, chunks, next); err != nil {
-		return res, err
+	switch {
+	case len(b.Steps) > 0:
+		last := b.Steps[len(b.Steps)-1]
+		off, line := last.Offset()
+		b.Next.Offset, b.Next.Line, b.Next.Turn, b.Next.Step = off, line-1, last.Turn, last.N
+		b.Cut = b.Next
+		b.Cut.Offset, b.Cut.Line, b.Cut.Step = f.Next.Offset, f.Next.Line, last.N+1
+	case f.Next.Offset > from.Offset:
+		// Nothing but lines outside the conversation (progress, snapshots):
+		// no step to reopen, so move past them.
+		b.Next.Offset, b.Next.Line = f.Next.Offset, f.Next.Line
 	}
-	res.Turns, res.Usage = next.Turn, next.Usage
-	return res, nil
-}
-
-// chunksOf cuts what was read into turn chunks (and compaction summary
-// chunks), numbering turns from the cursor's, and returns the cursor for
-// next time: the start of the last turn.
-func chunksOf(ctx context.Context, st ctxkeep.Store, s Session, f *Read, cur ctxkeep.ArchiveCursor) ([]ctxkeep.Chunk, ctxkeep.ArchiveCursor, error) {
-	next := cur
-	next.Transcript = s.Transcript
-	if len(f.Turns) == 0 {
-		return nil, next, nil
-	}
-	lookup, err := swapLookup(ctx, st, s.ID)
-	if err != nil {
-		return nil, next, err
-	}
-	var chunks []ctxkeep.Chunk
-	starts := make([]int64, len(f.Turns))
-	for i, t := range f.Turns {
-		c := archive.FromTurn(s.ID, s.Project, cur.Turn+i, t.Turn, lookup)
-		c.Agent = s.agent()
-		chunks = append(chunks, c)
-		starts[i] = t.At.Offset
-	}
-	for _, sum := range f.Summaries {
-		turn := sort.Search(len(starts), func(k int) bool { return starts[k] > sum.Offset }) - 1
-		c := archive.FromSummary(s.ID, s.Project, cur.Turn+max(turn, 0), sum.Text, sum.Time)
-		c.Agent = s.agent()
-		chunks = append(chunks, c)
-	}
-	last := f.Turns[len(f.Turns)-1]
-	next.Turn = cur.Turn + len(f.Turns) - 1
-	next.Offset, next.Line = last.At.Offset, last.At.Line
-	if next.Offset < cur.Offset { // a first turn without records: keep the old cursor
-		next.Offset, next.Line = cur.Offset, cur.Line
-	}
-	return chunks, next, nil
+	return b, nil
 }
 
 // swapLookup finds the outputs ctxkeep swapped out of the session, by the

@@ -69,12 +69,18 @@ func instructionsSection(text string, n int) string {
 // RestoreInput is what the restore block is made of.
 type RestoreInput struct {
 	State     archive.State
-	Last      []ctxkeep.Chunk // the latest turns, oldest first
+	Last      []ctxkeep.Chunk // the latest steps, oldest first
 	Cold      []ctxkeep.ColdTask
 	Inventory []ctxkeep.Entry // outputs kept out of the context
 	Relevant  []search.Result
 	Budget    int
 	Retrieval swap.Retrieval
+	// Summary is the client's compaction summary, which the model reads
+	// just before the block; "" when there is none. The block then gives
+	// its room first to the exact details the summary lacks.
+	Summary string
+	Project string // paths in the summary may be relative to it
+	Session string // the session's id, for the line on how to get more
 }
 
 // RestoreBlock is what ctxkeep gives the model right after a compaction
@@ -84,13 +90,12 @@ type RestoreInput struct {
 func RestoreBlock(in RestoreInput) string {
 	s, r := in.State, in.Retrieval
 	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
-		"%s prints a turn exactly (KEY is the [k…] mark), %s a stored output, %s finds anything said or run before.\n",
+		"%s prints a step exactly (KEY is the [k…] mark), %s a stored output, %s finds anything said or run before.\n",
 		s.Turns, r.Recall("KEY"), r.Show("ID"), r.Search("words"))
-	tail := "\nTo look further back: " + r.Search("what you need") + " searches this project's sessions, this one included"
-	if r.Tools == "" {
-		tail += " (--all: every project's)"
+	tail := "\nMore: " + searches(r, in.Session) + ", " + r.Recall("KEY") + " prints it exactly, " + r.Show("ID") + " a stored output.\n"
+	if in.Summary != "" {
+		return render(head+"The summary above keeps the gist; below, first, the exact details it left out.\n", lackingSections(in), tail, in.Budget)
 	}
-	tail += ".\n"
 	sections := []section{
 		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
 		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},
@@ -100,12 +105,105 @@ func RestoreBlock(in RestoreInput) string {
 		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: r.Name("search")},
 		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: 1200},
 		{title: "Commands and how they went", items: runs(s.Commands, false), priority: 3, share: 800},
-		{title: "Worklog (latest turns)", items: worklog(in.Last), priority: 3, share: 1200, more: r.Recall("KEY")},
+		{title: "Worklog (latest steps)", items: worklog(in.Last), priority: 3, share: 1200, more: r.Recall("KEY")},
 		{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 800},
 		{title: "Outputs kept out of the context (" + r.Show("ID") + ")", items: inventory(in.Inventory), priority: 3, share: 1000, more: "`ctxkeep list`"},
-		{title: "Earlier turns relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: r.Name("search")},
+		{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: r.Name("search")},
 	}
 	return render(head, sections, tail, in.Budget)
+}
+
+// searches says how to search the archive: this session's steps (when
+// its id is known), and every session of the project.
+func searches(r swap.Retrieval, session string) string {
+	if session == "" {
+		return r.Search("words") + " finds any earlier step of this project's sessions"
+	}
+	return r.SearchSession("words", short8(session)) + " finds any earlier step of this session, " +
+		r.Search("words") + " of every session of this project"
+}
+
+// lackingSections are the restore block's sections after a summary: the
+// exact details the summary lacks first (lacking), then what it cannot
+// hold (the worklog, stored outputs, related steps).
+func lackingSections(in RestoreInput) []section {
+	s, k := in.State, newSummaryText(in.Summary, in.Project)
+	requests, hadRequests := k.lackingItems(s.UserMessages)
+	decisions, hadDecisions := k.lackingItems(s.Decisions)
+	out := []section{{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1200}}
+	out = append(out, lacking(s, k)...)
+	return append(out,
+		section{title: "The user's requests (not in the summary)", items: reversed(items(requests)), priority: 2, share: 800, note: alsoKept(hadRequests)},
+		section{title: "Decisions (not in the summary)", items: reversed(items(decisions)), priority: 3, share: 700, note: alsoKept(hadDecisions)},
+		section{title: "Worklog (latest steps)", items: worklog(in.Last), priority: 3, share: 1000, more: in.Retrieval.Recall("KEY")},
+		section{title: "Outputs kept out of the context (" + in.Retrieval.Show("ID") + ")", items: inventory(in.Inventory), priority: 3, share: 800, more: "`ctxkeep list`"},
+		section{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 900, more: in.Retrieval.Name("search")},
+		section{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 600},
+	)
+}
+
+// lacking are the sections of the exact details a summary tends to lose
+// and k does not hold — failures with their causes, the user's
+// corrections, active tasks, commands with their last exit code, paths —
+// each counting what k already has.
+func lacking(s archive.State, k summaryText) []section {
+	failures, hadFailures := k.lackingFailures(s)
+	corrections, hadCorrections := k.lackingItems(s.Corrections)
+	active, hadActive := k.lackingTasks(s.Active())
+	commands, hadCommands := k.lackingRuns(s.Commands)
+	modified, hadModified := k.lackingFiles(s.Files)
+	read, hadRead := k.lackingFiles(s.Read)
+	return []section{
+		{title: "Failures and their causes (not in the summary)", items: failures, priority: 0, share: 1500, note: alsoKept(hadFailures)},
+		{title: "The user's corrections, word for word (not in the summary)", items: reversed(items(corrections)), priority: 0, share: 1000, note: alsoKept(hadCorrections)},
+		{title: "Active tasks (not in the summary)", items: tasks(active, nil), priority: 0, share: 800, note: alsoKept(hadActive)},
+		{title: "Commands and their last exit code (not in the summary)", items: runs(commands, false), priority: 1, share: 1000, note: alsoKept(hadCommands)},
+		{title: "Exact paths of the files modified (not in the summary)", items: files(modified, "modified"), priority: 1, share: 1000, note: alsoKept(hadModified)},
+		{title: "Exact paths of the files read (not in the summary)", items: files(read, "read"), priority: 2, share: 700, note: alsoKept(hadRead)},
+	}
+}
+
+// SupplementInput is what the supplement to a compaction is made of.
+type SupplementInput struct {
+	State     archive.State
+	Summary   string // the client's compaction summary (PostCompact's compact_summary)
+	Restored  string // the restore block the model was given (SessionStart)
+	Project   string
+	Session   string
+	Budget    int
+	Retrieval swap.Retrieval
+}
+
+// Supplement is what the model is told once it is known what the client's
+// summary kept (PostCompact, which comes after SessionStart: the summary
+// is not in the transcript when the restore block is made): the exact
+// details neither the summary nor the restore block holds, or "" when
+// there are none.
+func Supplement(in SupplementInput) string {
+	k := newSummaryText(in.Summary+"\n"+in.Restored, in.Project)
+	sections := lacking(in.State, k)
+	for i := range sections {
+		sections[i].title = strings.TrimSpace(strings.Replace(sections[i].title, "(not in the summary)", "", 1))
+		sections[i].note = ""
+	}
+	head := "ctxkeep: the compaction summary and the restore block above left out these exact details of the session:\n"
+	r := in.Retrieval
+	tail := "\nMore: " + searches(r, in.Session) + ", " + r.Recall("KEY") + " prints it exactly.\n"
+	empty := render(head, nil, tail, in.Budget)
+	if out := render(head, sections, tail, in.Budget); out != empty {
+		return out
+	}
+	return ""
+}
+
+// SummaryOf is the body of a compaction summary as the summariser wrote
+// it: what is inside <summary>…</summary>, or all of it.
+func SummaryOf(raw string) string {
+	if _, rest, ok := strings.Cut(raw, "<summary>"); ok {
+		body, _, _ := strings.Cut(rest, "</summary>")
+		return strings.TrimSpace(body)
+	}
+	return strings.TrimSpace(raw)
 }
 
 func items(list []archive.Item) []string {
@@ -149,7 +247,7 @@ func files(fs []archive.File, how string) []string {
 	for i, f := range fs {
 		n := ""
 		if f.Edits > 1 {
-			n = fmt.Sprintf(" in %d turns", f.Edits)
+			n = fmt.Sprintf(" %d times", f.Edits)
 		}
 		out[i] = fmt.Sprintf("%s (%s%s, last in turn %d, %s)", f.Path, how, n, f.Turn, f.Key)
 	}
@@ -206,20 +304,19 @@ func cold(cs []ctxkeep.ColdTask) []string {
 	return out
 }
 
-// current is where the session stands: the last request, the last reply,
-// the tasks in progress.
+// current is where the session stands: the last request, the latest of
+// the reply, the tasks in progress.
 func current(last []ctxkeep.Chunk, s archive.State) []string {
 	var out []string
+	if n := len(s.UserMessages); n > 0 {
+		m := s.UserMessages[n-1]
+		out = append(out, fmt.Sprintf("last request (turn %d, %s): %s", m.Turn, m.Key, m.Text))
+	}
 	for i := len(last) - 1; i >= 0; i-- {
-		c := last[i]
-		if c.Kind != ctxkeep.KindTurn || c.Prompt == "" {
-			continue
+		if reply := lastReply(last[i]); reply != "" {
+			out = append(out, fmt.Sprintf("the latest of the reply (%s): %s", last[i].Key, reply))
+			break
 		}
-		out = append(out, fmt.Sprintf("last request (turn %d, %s): %s", c.Turn, c.Key, c.Prompt))
-		if reply := lastReply(c); reply != "" {
-			out = append(out, "the latest of the reply: "+reply)
-		}
-		break
 	}
 	for _, t := range s.Active() {
 		if t.Status == "in_progress" {
@@ -271,11 +368,20 @@ func tail(text string, n int) string {
 func worklog(last []ctxkeep.Chunk) []string {
 	var out []string
 	for i := len(last) - 1; i >= 0; i-- {
-		if c := last[i]; c.Kind == ctxkeep.KindTurn {
-			out = append(out, fmt.Sprintf("turn %d (%s): %s", c.Turn, c.Key, c.Summary))
+		if c := last[i]; c.Conversation() {
+			out = append(out, fmt.Sprintf("%s (%s): %s", where(c), c.Key, c.Summary))
 		}
 	}
 	return out
+}
+
+// where says where a chunk is in its session: "turn 3, step 12", or
+// "turn 3" for a whole turn.
+func where(c ctxkeep.Chunk) string {
+	if c.Step > 0 {
+		return fmt.Sprintf("turn %d, step %d", c.Turn, c.Step)
+	}
+	return fmt.Sprintf("turn %d", c.Turn)
 }
 
 func inventory(es []ctxkeep.Entry) []string {
@@ -290,7 +396,7 @@ func inventory(es []ctxkeep.Entry) []string {
 func relevant(rs []search.Result) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, fmt.Sprintf("%s (session %s, turn %d): %s", r.Key, short8(r.SessionID), r.Turn, r.Summary))
+		out = append(out, fmt.Sprintf("%s (session %s, %s): %s", r.Key, short8(r.SessionID), where(r.Chunk), r.Summary))
 	}
 	return out
 }

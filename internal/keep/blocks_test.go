@@ -2,6 +2,7 @@ package keep
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,11 @@ func fixtureState(t *testing.T) (archive.State, []ctxkeep.Chunk) {
 	st := newStore(t)
 	path := fixture(t, t.TempDir())
 	s := Session{ID: "fixture", Project: "/p", Transcript: path}
-	state, chunks, _, err := State(ctx, st, s, func(c string) bool { return swap.RunsAny(c, []string{"go test", "go vet"}) })
+	state, _, _, err := State(ctx, st, s, func(c string) bool { return swap.RunsAny(c, []string{"go test", "go vet"}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := st.Chunks(ctx, "fixture") // with their bodies, for the latest reply
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +47,14 @@ func fixtureState(t *testing.T) (archive.State, []ctxkeep.Chunk) {
 
 func TestStateOfTheFixture(t *testing.T) {
 	s, chunks := fixtureState(t)
-	if s.Turns != 2 || len(chunks) != 2 {
-		t.Fatalf("%d turns, %d chunks", s.Turns, len(chunks))
+	var steps []string
+	for _, c := range chunks {
+		steps = append(steps, fmt.Sprintf("%d.%d", c.Turn, c.Step))
+	}
+	// A response that only calls tools joins the step before it, up to
+	// four responses; a response with text opens a step.
+	if want := "1.1 1.2 1.3 2.1 2.2 2.3"; s.Turns != 2 || strings.Join(steps, " ") != want {
+		t.Fatalf("%d turns, steps %v; want 2 turns, steps %s", s.Turns, steps, want)
 	}
 	if len(s.Tasks) != 2 || s.Tasks[0].Status != "completed" || s.Tasks[0].Completed != 2 || s.Tasks[1].Status != "pending" {
 		t.Errorf("tasks = %+v", s.Tasks)
@@ -86,9 +97,9 @@ func TestBlocksNameTheTools(t *testing.T) {
 	restore := RestoreBlock(RestoreInput{State: s, Last: chunks, Budget: 9500, Retrieval: r})
 	preserve := PreservationBlock(PreservationInput{State: s, Instructions: DefaultInstructions, Trigger: "auto", Budget: 9000, Retrieval: r})
 	for _, want := range []string{
-		"`mcp__ctxkeep__recall {\"key\":\"KEY\"}` prints a turn exactly (KEY is the [k…] mark), `mcp__ctxkeep__show {\"id\":\"ID\"}` a stored output, " +
+		"`mcp__ctxkeep__recall {\"key\":\"KEY\"}` prints a step exactly (KEY is the [k…] mark), `mcp__ctxkeep__show {\"id\":\"ID\"}` a stored output, " +
 			"`mcp__ctxkeep__search {\"query\":\"words\"}` finds anything said or run before.\n",
-		"To look further back: `mcp__ctxkeep__search {\"query\":\"what you need\"}` searches this project's sessions, this one included.\n",
+		"More: `mcp__ctxkeep__search {\"query\":\"words\"}` finds any earlier step of this project's sessions, `mcp__ctxkeep__recall {\"key\":\"KEY\"}` prints it exactly",
 	} {
 		if !strings.Contains(restore, want) {
 			t.Errorf("restore block lacks %q:\n%s", want, restore)
@@ -128,4 +139,31 @@ func TestBlocksFitTheirBudgets(t *testing.T) {
 			t.Errorf("budget %d: the errors section was dropped", budget)
 		}
 	}
+}
+
+// After a compaction whose summary kept some details, the restore block
+// gives its room first to the exact details the summary lacks — the
+// failure with its cause, the correction, the paths it does not name —
+// and counts what it left out because the summary has it.
+func TestRestoreBlockAfterASummaryGolden(t *testing.T) {
+	s, chunks := fixtureState(t)
+	summary := "Summary:\n1. Primary Request: add a rate limiter in internal/api.\n" +
+		"3. Files: internal/api/limit.go was edited.\n4. Errors: go vet reported unreachable code.\n" +
+		"7. Pending Tasks: Document the limits.\n"
+	block := RestoreBlock(RestoreInput{State: s, Last: chunks, Budget: 9500, Summary: summary, Project: "/p", Session: "fixture"})
+	for _, want := range []string{
+		"## Failures and their causes (not in the summary)\n- `go vet ./...` failed (exit 1): internal/api/limit.go:12:2: unreachable code",
+		"- no, use the sliding window: we bill on exact counts.",
+		"/p/internal/api/limit_test.go (modified",
+		"(1 more the summary already has)",
+		"`ctxkeep search \"words\" --session fixture`",
+	} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the block lacks %q", want)
+		}
+	}
+	if strings.Contains(block, "[pending] #2 Document the limits") {
+		t.Error("the block repeats a task the summary has")
+	}
+	golden(t, "restore-after-summary.golden", block)
 }

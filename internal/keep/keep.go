@@ -40,13 +40,15 @@ var DefaultInstructions string
 // ctxkeep's config folder.
 const InstructionsFileName = "compact-instructions.md"
 
-// State archives the session and folds its working state.
+// State archives the session and folds its working state. The chunks it
+// returns have no bodies (ChunkHeads): a long session's outputs are not
+// read to fold its state.
 func State(ctx context.Context, st ctxkeep.Store, s Session, isCheck func(string) bool) (archive.State, []ctxkeep.Chunk, ArchiveResult, error) {
 	res, err := Archive(ctx, st, s)
 	if err != nil {
 		return archive.State{}, nil, res, err
 	}
-	chunks, err := st.Chunks(ctx, s.ID)
+	chunks, err := st.ChunkHeads(ctx, s.ID)
 	if err != nil {
 		return archive.State{}, nil, res, err
 	}
@@ -69,8 +71,9 @@ func Preserve(ctx context.Context, st ctxkeep.Store, s Session, trigger string, 
 	}), nil
 }
 
-// lastTurns is how many of the latest turns the restore block walks through.
-const lastTurns = 8
+// lastSteps is how many of the latest steps the restore block walks
+// through.
+const lastSteps = 12
 
 // Restore archives what is new (the client's summary included) and returns
 // the restore block.
@@ -87,17 +90,50 @@ func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (strin
 	if err != nil {
 		return "", err
 	}
-	last := latestTurns(chunks, lastTurns)
+	last, err := withBodies(ctx, st, latestSteps(chunks, lastSteps))
+	if err != nil {
+		return "", err
+	}
+	summary, err := latestSummary(ctx, st, chunks)
+	if err != nil {
+		return "", err
+	}
 	rel, err := Relevant(ctx, st, s, state, last, o)
 	if err != nil {
 		return "", err
 	}
 	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget,
-		Retrieval: o.Retrieval}), nil
+		Summary: summary, Project: s.Project, Session: s.ID, Retrieval: o.Retrieval}), nil
 }
 
-// Relevant finds the archived turns of the project most relevant to the
-// session's latest requests, leaving out the turns the restore block
+// latestSummary is the text of the session's latest compaction summary,
+// when the transcript holds it already (2.1.330 writes it only after
+// SessionStart(compact): see hook.noteWhatTheSummaryLacks), or "".
+func latestSummary(ctx context.Context, st ctxkeep.ArchiveIndex, heads []ctxkeep.Chunk) (string, error) {
+	for i := len(heads) - 1; i >= 0; i-- {
+		if heads[i].Kind == ctxkeep.KindSummary {
+			c, err := st.Chunk(ctx, heads[i].Key)
+			return c.Body, err
+		}
+	}
+	return "", nil
+}
+
+// withBodies reads the bodies of a few chunks known by their heads.
+func withBodies(ctx context.Context, st ctxkeep.ArchiveIndex, heads []ctxkeep.Chunk) ([]ctxkeep.Chunk, error) {
+	out := make([]ctxkeep.Chunk, len(heads))
+	for i, h := range heads {
+		c, err := st.Chunk(ctx, h.Key)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// Relevant finds the archived steps of the project most relevant to the
+// session's latest requests, leaving out the steps the restore block
 // already walks through.
 func Relevant(ctx context.Context, st ctxkeep.Store, s Session, state archive.State, last []ctxkeep.Chunk, o Options) ([]search.Result, error) {
 	if o.Relevant <= 0 || len(state.UserMessages) == 0 {
@@ -111,7 +147,7 @@ func Relevant(ctx context.Context, st ctxkeep.Store, s Session, state archive.St
 	for _, c := range last {
 		skip[c.Key] = true
 	}
-	rs, err := search.Search(ctx, st, search.Query{Text: strings.Join(query, " "), Project: s.Project, Kind: ctxkeep.KindTurn,
+	rs, err := search.Search(ctx, st, search.Query{Text: strings.Join(query, " "), Project: s.Project, Conversation: true,
 		Limit: o.Relevant, Skip: skip}, search.Signals{Now: o.Now, Files: currentFiles(state)})
 	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 		return nil, nil
@@ -128,14 +164,16 @@ func currentFiles(s archive.State) []string {
 	return out
 }
 
-func latestTurns(chunks []ctxkeep.Chunk, n int) []ctxkeep.Chunk {
-	var turns []ctxkeep.Chunk
+// latestSteps are the last n steps (or whole turns) of chunks, oldest
+// first.
+func latestSteps(chunks []ctxkeep.Chunk, n int) []ctxkeep.Chunk {
+	var steps []ctxkeep.Chunk
 	for _, c := range chunks {
-		if c.Kind == ctxkeep.KindTurn {
-			turns = append(turns, c)
+		if c.Conversation() {
+			steps = append(steps, c)
 		}
 	}
-	return turns[max(0, len(turns)-n):]
+	return steps[max(0, len(steps)-n):]
 }
 
 // UpdateCold summarises the session's tasks that went cold, at turns that
@@ -146,7 +184,7 @@ func UpdateCold(ctx context.Context, st ctxkeep.Store, s Session, turns int, per
 	if turns == 0 || turns%archive.ColdEveryTurns != 0 || percent < archive.ColdAtPercent {
 		return 0, nil
 	}
-	chunks, err := st.Chunks(ctx, s.ID)
+	chunks, err := recentBodies(ctx, st, s.ID, turns-archive.ColdAfterTurns)
 	if err != nil {
 		return 0, err
 	}
@@ -163,6 +201,27 @@ func UpdateCold(ctx context.Context, st ctxkeep.Store, s Session, turns int, per
 		return 0, nil
 	}
 	return len(fresh), st.AddColdTasks(ctx, s.ID, fresh, now)
+}
+
+// recentBodies are a session's chunks, with their bodies only from turn
+// from on: what cold tasks look for mentions in.
+func recentBodies(ctx context.Context, st ctxkeep.ArchiveIndex, session string, from int) ([]ctxkeep.Chunk, error) {
+	heads, err := st.ChunkHeads(ctx, session)
+	if err != nil || len(heads) == 0 {
+		return heads, err
+	}
+	recent, err := st.TurnRange(ctx, session, max(from, 1), heads[len(heads)-1].Turn)
+	if err != nil {
+		return nil, err
+	}
+	body := make(map[string]string, len(recent))
+	for _, c := range recent {
+		body[c.Key] = c.Body
+	}
+	for i := range heads {
+		heads[i].Body = body[heads[i].Key]
+	}
+	return heads, nil
 }
 
 // gitDiffStat is `git diff --stat HEAD` of the project, its last lines,

@@ -3,6 +3,7 @@ package keep
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,5 +128,71 @@ func TestGitDiffStatRunsNothingTheRepositoryNames(t *testing.T) {
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Fatal("git ran the repository's core.fsmonitor program")
+	}
+}
+
+// After Stop archived a one-prompt session, the next archive (PreCompact)
+// reads only the session's last step, not its whole open turn.
+func TestArchiveAgainReadsOnlyTheLastStep(t *testing.T) {
+	path := realdata.File(t, "cc-sessions-spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
+	st := newStore(t)
+	s := Session{ID: "s", Project: "/p", Transcript: path}
+	first, err := Archive(ctx, st, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Archive(ctx, st, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := st.Chunks(ctx, "s")
+	last := cs[len(cs)-1]
+	for i := len(cs) - 1; !last.Conversation(); i-- {
+		last = cs[i]
+	}
+	t.Logf("first archive read %d bytes, the second %d (the last step, %d.%d)", first.Read, again.Read, last.Turn, last.Step)
+	if again.Written != 0 || again.Read > 64<<10 || again.Read*20 > first.Read {
+		t.Errorf("the second archive read %d of %d bytes and wrote %d chunks; want only the last step, nothing written", again.Read, first.Read, again.Written)
+	}
+}
+
+// A step longer than one call may read (a response with many large
+// results) is cut where the reading stopped and goes on as the next
+// step: every call makes progress within its limit, and nothing read is
+// lost.
+func TestArchiveCutsAStepLongerThanACall(t *testing.T) {
+	s := &session{t: t}
+	s.prompt("read every log")
+	var content []any
+	for i := range 20 {
+		content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("r%02d", i), "name": "Bash", "input": map[string]any{"command": fmt.Sprintf("cat log%02d", i)}})
+	}
+	s.line(map[string]any{"type": "assistant", "message": map[string]any{"id": "m1", "role": "assistant", "content": content}})
+	for i := range 20 {
+		s.line(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result",
+			"tool_use_id": fmt.Sprintf("r%02d", i), "content": fmt.Sprintf("log%02d says %s", i, strings.Repeat("z", 10_000))}}}})
+	}
+	s.say("All twenty logs read.")
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	s.write(path)
+	st := newStore(t)
+	sess := Session{ID: "s", Project: "/p", Transcript: path, Limits: Limits{ReadBytes: 64 << 10, LineBytes: 32 << 10}}
+	calls := 0
+	res, err := ArchiveAll(ctx, st, sess, func(ArchiveResult) { calls++ })
+	if err != nil || res.More || calls < 2 {
+		t.Fatalf("ArchiveAll = %+v, %v after %d calls; want the end, over several calls", res, err, calls)
+	}
+	cs, _ := st.Chunks(ctx, "s")
+	var all strings.Builder
+	for _, c := range cs {
+		all.WriteString(c.Body)
+	}
+	for i := range 20 {
+		if !strings.Contains(all.String(), fmt.Sprintf("cat log%02d", i)) || !strings.Contains(all.String(), fmt.Sprintf("log%02d says", i)) {
+			t.Errorf("call %d is not in the archive", i)
+		}
+	}
+	if !strings.Contains(all.String(), "All twenty logs read.") || len(cs) < 3 {
+		t.Errorf("%d chunks; want the long step cut in parts, and the answer after it", len(cs))
 	}
 }

@@ -21,6 +21,7 @@ type section struct {
 	priority int      // lower fills first
 	share    int      // at most this many bytes (0: no cap beyond the budget)
 	more     string   // where the left-out items are, e.g. "`ctxkeep search`"
+	note     string   // a last line, after the items, e.g. "3 more the summary already has"
 }
 
 // maxItem caps one item's line.
@@ -98,6 +99,9 @@ func fill(s section, room *int) (string, bool) {
 			note += ": " + s.more
 		}
 		b.WriteString(note + "\n")
+	}
+	if s.note != "" && b.Len()+len(s.note)+5 <= limit {
+		b.WriteString("- (" + s.note + ")\n")
 	}
 	*room -= b.Len()
 	return b.String(), shown < len(s.items)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -21,11 +22,15 @@ import (
 )
 
 // kept counts, for one kind of detail, how many of the details a session
-// needed after its compaction were in each place.
-type kept struct{ needed, restore, search, summary int }
+// needed after its compaction were in each place: the restore block as
+// 2.1.330 gets it (the summary not yet in the transcript), that block with
+// the PostCompact supplement, the client's summary, all three, the block
+// made knowing the summary (a client that writes it first), and search.
+type kept struct{ needed, restore, supplemented, summary, all, aware, search int }
 
 func (k *kept) add(o kept) {
-	k.needed, k.restore, k.search, k.summary = k.needed+o.needed, k.restore+o.restore, k.search+o.search, k.summary+o.summary
+	k.needed, k.restore, k.supplemented = k.needed+o.needed, k.restore+o.restore, k.supplemented+o.supplemented
+	k.summary, k.all, k.aware, k.search = k.summary+o.summary, k.all+o.all, k.aware+o.aware, k.search+o.search
 }
 
 func (k kept) String() string {
@@ -35,8 +40,8 @@ func (k kept) String() string {
 		}
 		return fmt.Sprintf("%d (%.0f%%)", n, 100*float64(n)/float64(k.needed))
 	}
-	return fmt.Sprintf("%4d needed | restore block %s | search top 3 %s | client summary %s",
-		k.needed, pct(k.restore), pct(k.search), pct(k.summary))
+	return fmt.Sprintf("%4d needed | restore block %s | + supplement %s | client summary %s | all three %s | block knowing the summary %s | search top 3 %s",
+		k.needed, pct(k.restore), pct(k.supplemented), pct(k.summary), pct(k.all), pct(k.aware), pct(k.search))
 }
 
 // TestSpotterCompaction replays the compaction of each of the five long
@@ -45,8 +50,11 @@ func (k kept) String() string {
 // uses after the boundary (file paths, commands, error lines) that it
 // had seen before are looked for in the restore block ctxkeep injects, in
 // the top 3 of `ctxkeep search` for each, and in the client's own summary
-// (subagents/agent-acompact-*.jsonl). docs/BENCHMARKS.md reports the
-// figures.
+// (subagents/agent-acompact-*.jsonl). Then, as the agent would search
+// after compaction, each file and command is searched for with the words
+// the agent wrote just before using it again (needsAfter): the step
+// holding it must be in the top 3 in at least 80 % of cases.
+// docs/KEEP.md reports the figures.
 func TestSpotterCompaction(t *testing.T) {
 	files := spotterSessions(t)
 	cfg := config.Default()
@@ -55,6 +63,7 @@ func TestSpotterCompaction(t *testing.T) {
 		IsCheck: func(cmd string) bool { return swap.RunsAny(cmd, cfg.Wrapper.Commands) },
 	}
 	totals := map[string]*kept{"files": {}, "commands": {}, "errors": {}}
+	intent := map[string]*intentFigure{"files": {}, "commands": {}}
 	for _, path := range files {
 		id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		before, after, ok := splitAtBoundary(t, path)
@@ -63,13 +72,31 @@ func TestSpotterCompaction(t *testing.T) {
 		}
 		st := newStore(t)
 		cwd := firstCwd(before)
+		// The transcript as SessionStart(compact) reads it with 2.1.330:
+		// the summary is not written yet.
 		pre := Session{ID: id, Project: cwd, Transcript: writeTemp(t, before)}
 		o.Now = lastTimestamp(before)
 		block, err := Restore(ctx, st, pre, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s restore block: %d bytes", id[:8], len(block))
+		summary := clientSummary(t, filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents"))
+		if summary == "" {
+			t.Fatalf("%s: no client summary", id)
+		}
+		// PostCompact then learns the summary: the supplement.
+		state, _, _, err := State(ctx, st, pre, o.IsCheck)
+		if err != nil {
+			t.Fatal(err)
+		}
+		supplement := Supplement(SupplementInput{State: state, Summary: SummaryOf(summary), Restored: block, Project: cwd, Session: id, Budget: 3000})
+		// A client that writes the summary first: the block knows it.
+		aware, err := Restore(ctx, newStore(t), Session{ID: id, Project: cwd,
+			Transcript: writeTemp(t, append(slices.Clone(before), throughSummary(after)...))}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s restore block: %d bytes, supplement %d bytes; knowing the summary: %d bytes", id[:8], len(block), len(supplement), len(aware))
 		preChunks, err := st.Chunks(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -83,11 +110,20 @@ func TestSpotterCompaction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		summary := clientSummary(t, filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents"))
-		if summary == "" {
-			t.Fatalf("%s: no client summary", id)
-		}
 		seen, used := details(preChunks), details(postChunks)
+		inPlay, err := FilesInPlay(ctx, st, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range needsAfter(t, writeTemp(t, after), seen) {
+			f := intent[n.kind]
+			f.needed++
+			if intentSearch(t, st, id, cwd, n, search.Signals{Now: o.Now, Files: inPlay}) {
+				f.found++
+			} else if testing.Verbose() {
+				t.Logf("%s: search misses %q for %.120q", id[:8], n.detail, n.query)
+			}
+		}
 		for kind := range totals {
 			var k kept
 			for _, d := range sorted(used[kind]) {
@@ -103,8 +139,18 @@ func TestSpotterCompaction(t *testing.T) {
 				if searchFinds(t, st, id, d, cwd) {
 					k.search++
 				}
-				if mentions(summary, d, cwd) {
+				inBlock, inSupplement, inSummary := mentions(block, d, cwd), mentions(supplement, d, cwd), mentions(summary, d, cwd)
+				if inBlock || inSupplement {
+					k.supplemented++
+				}
+				if inSummary {
 					k.summary++
+				}
+				if inBlock || inSupplement || inSummary {
+					k.all++
+				}
+				if mentions(aware, d, cwd) || inSummary {
+					k.aware++
 				}
 			}
 			t.Logf("%s %-8s %s", id[:8], kind, k)
@@ -117,11 +163,16 @@ func TestSpotterCompaction(t *testing.T) {
 		all.add(*totals[kind])
 	}
 	t.Logf("all      together %s", all)
+	in := intentFigure{intent["files"].needed + intent["commands"].needed, intent["files"].found + intent["commands"].found}
+	t.Logf("search with the agent's words before each use, top 3: files %s, commands %s, together %s", *intent["files"], *intent["commands"], in)
+	if in.needed == 0 || float64(in.found) < 0.8*float64(in.needed) {
+		t.Errorf("search with the agent's own words finds the step holding what it needed %s of the time, want at least 80%%", in)
+	}
 	if all.needed == 0 {
 		t.Fatal("no detail of the sessions was used again after their compaction: the extraction is broken")
 	}
-	if all.restore < all.summary {
-		t.Errorf("the restore block keeps less than the client's summary: %s", all)
+	if all.all < all.needed*9/10 || all.aware < all.needed*9/10 {
+		t.Errorf("what the model is given after compaction keeps less than 90%% of what the session needed: %s", all)
 	}
 }
 
@@ -144,6 +195,22 @@ func splitAtBoundary(t *testing.T, path string) (before, after []byte, ok bool) 
 		at += end + 1
 	}
 	return nil, nil, false
+}
+
+// throughSummary is the start of what follows a compact boundary, up to
+// and with the client's summary line.
+func throughSummary(after []byte) []byte {
+	for at := 0; at < len(after); {
+		end := bytes.IndexByte(after[at:], '\n')
+		if end < 0 {
+			break
+		}
+		if bytes.Contains(after[at:at+end], []byte(`"isCompactSummary":true`)) {
+			return after[:at+end+1]
+		}
+		at += end + 1
+	}
+	return nil
 }
 
 func writeTemp(t *testing.T, data []byte) string {
@@ -205,7 +272,7 @@ func clientSummary(t *testing.T, dir string) string {
 func details(chunks []ctxkeep.Chunk) map[string]map[string]bool {
 	out := map[string]map[string]bool{"files": {}, "commands": {}, "errors": {}}
 	for _, c := range chunks {
-		if c.Kind != ctxkeep.KindTurn {
+		if !c.Conversation() {
 			continue
 		}
 		for _, f := range append(c.Meta.FilesRead, c.Meta.FilesModified...) {

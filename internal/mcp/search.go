@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/excerpt"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/recall"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/search"
@@ -46,18 +47,20 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 	}
 	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
 		q := search.Query{Text: in.Query, Limit: limit, Project: s.Project}
+		signals := search.Signals{Now: s.Now()}
 		scope := "this project's sessions"
 		if in.Session != "" {
 			ids, err := st.ChunkSessions(ctx)
 			if err != nil {
 				return "", err
 			}
-			if q.Session, err = recall.MatchSession(ids, in.Session, "in the archive"); err != nil {
+			if q.Session, err = keep.MatchSession(ids, in.Session, "in the archive"); err != nil {
 				return "", err
 			}
 			q.Project, scope = "", "session "+text.Abbrev(q.Session)
+			signals.Files, _ = keep.FilesInPlay(ctx, st, q.Session) // a ranking hint: none is fine
 		}
-		ranked, err := search.Search(ctx, st, q, search.Signals{Now: s.Now()})
+		ranked, err := search.Search(ctx, st, q, signals)
 		if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 			return "", fmt.Errorf("%w; common words (the, of, what…) are left out: add a distinctive one", err)
 		}
@@ -69,7 +72,7 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 		}
 		var b strings.Builder
 		for _, r := range ranked {
-			fmt.Fprintf(&b, "%s · session %s · %s %d · %s · %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, r.Turn,
+			fmt.Fprintf(&b, "%s · session %s · %s %s · %s · %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, keep.Place(r.Chunk),
 				r.End.Local().Format("2006-01-02 15:04"), text.Cut(safe(text.FirstLine(r.Summary)), lineWidth))
 			lines, err := matchingLines(ctx, st, r.Chunk, in.Query)
 			if err != nil {

@@ -239,7 +239,7 @@ func TestToolErrors(t *testing.T) {
 		{"show", map[string]any{}, "id"},
 		{"recall", map[string]any{"key": "knothing"}, `no such chunk: "knothing"`},
 		{"recall", map[string]any{"key": "5b2c:9"}, "session " + session + " has no archived turn 9"},
-		{"recall", map[string]any{"key": "5b2c:x"}, `bad turn range "x"`},
+		{"recall", map[string]any{"key": "5b2c:x"}, `bad range "x"`},
 		{"recall", map[string]any{"key": "ffff:1"}, `no session "ffff" in the archive`},
 		{"recall", map[string]any{"key": "k77043b020b9", "grep": "["}, "bad grep"},
 		{"search", map[string]any{"query": "the of what"}, "nothing to search for"},

@@ -21,10 +21,10 @@ const (
 	showDescription = `A tool output ctxkeep kept out of the context, exact, by the id its view gives. ` +
 		`Or one part: lines "A:B", grep RE (+context N), head N and/or tail N, or failures (each with its cause); ` +
 		`lines come numbered N: (match) and N- (context).`
-	recallDescription = `An archived turn, exact, its stored outputs put back: key is the [k…] mark ` +
-		`(or SESSION:TURN, SESSION:FROM-TO). Narrow it as show does: lines, grep, context, head, tail.`
+	recallDescription = `An archived step or turn, exact, its stored outputs put back: key is the [k…] mark ` +
+		`(or SESSION:TURN, SESSION:TURN.STEP, SESSION:FROM-TO). Narrow it as show does: lines, grep, context, head, tail.`
 	searchDescription = `Search this project's archived sessions, stored outputs included: keys for recall, ` +
-		`with session, turn, time and the matching lines, numbered as recall numbers them.`
+		`with session, turn.step, time and the matching lines, numbered as recall numbers them.`
 
 	narrowProperties = `"lines":{"type":"string"},"grep":{"type":"string"},"context":{"type":"integer"},` +
 		`"head":{"type":"integer"},"tail":{"type":"integer"}`
@@ -101,7 +101,7 @@ type recallArgs struct {
 	narrowArgs
 }
 
-// recall returns archived turns as `ctxkeep recall` prints them, or the
+// recall returns archived steps or turns as `ctxkeep recall` prints them, or the
 // part asked for.
 func (s *server) recall(ctx context.Context, _ *sdk.CallToolRequest, in recallArgs) (*sdk.CallToolResult, any, error) {
 	x := in.excerpt()

@@ -38,7 +38,8 @@ func (db *DB) Init(ctx context.Context) error {
 		for _, s := range []string{
 			`GRANT USAGE ON SCHEMA ` + schema + ` TO ` + member,
 			`GRANT SELECT ON schema_version, projects, grants, blobs TO ` + member,
-			`GRANT SELECT, INSERT, UPDATE ON sessions, entries, chunks TO ` + member,
+			`GRANT SELECT, INSERT, UPDATE ON sessions, entries TO ` + member,
+			`GRANT SELECT, INSERT, UPDATE, DELETE ON chunks TO ` + member, // their own only (policy unpush)
 			`GRANT EXECUTE ON FUNCTION put_blob(text, bigint, bytea) TO ` + member,
 			`GRANT EXECUTE ON FUNCTION search_chunks(text, text, text[], text, text, text, integer, integer, float8, real[]) TO ` + member,
 		} {

@@ -22,6 +22,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -32,11 +33,15 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // chunkColumns are the columns a chunk is read from, in scanChunk's order;
 // owner comes last, for team search.
-const chunkColumns = `key, session_id, project, kind, agent, turn, ts_start, ts_end, prompt, summary, body, meta, owner`
+const chunkColumns = `key, session_id, project, kind, agent, turn, step, ts_start, ts_end, prompt, summary, body, meta, owner`
+
+// headColumns are chunkColumns with an empty body.
+const headColumns = `key, session_id, project, kind, agent, turn, step, ts_start, ts_end, prompt, summary, '', meta, owner`
 
 // The weights of the vector's parts, as the local index weighs its columns:
 // prompt 4 (A), files 3 (B), summary 2 (C), body and outputs 1 (D).
@@ -48,18 +53,19 @@ const rankWeights = `'{0.1, 0.2, 0.3, 0.4}'`
 // grew, outputs whose text is now pushed), so that pushing or saving the
 // same chunk twice writes nothing. Its vector is made by the server from
 // the parts indexText prepared.
-const upsertChunk = `INSERT INTO chunks (key, session_id, project, kind, agent, turn, ts_start, ts_end,
+const upsertChunk = `INSERT INTO chunks (key, session_id, project, kind, agent, turn, step, ts_start, ts_end,
 		prompt, summary, body, body_hash, meta, files, tsv)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+	VALUES ($1, $2, $3, $4, $5, $6, $19, $7, $8, $9, $10, $11, $12, $13, $14,
 		setweight(to_tsvector('english', $15), 'A') || setweight(to_tsvector('english', $16), 'B') ||
 		setweight(to_tsvector('english', $17), 'C') || setweight(to_tsvector('english', $18), 'D'))
 	ON CONFLICT (key) DO UPDATE SET session_id = EXCLUDED.session_id, project = EXCLUDED.project,
-		kind = EXCLUDED.kind, agent = EXCLUDED.agent, turn = EXCLUDED.turn, ts_start = EXCLUDED.ts_start, ts_end = EXCLUDED.ts_end,
+		kind = EXCLUDED.kind, agent = EXCLUDED.agent, turn = EXCLUDED.turn, step = EXCLUDED.step,
+		ts_start = EXCLUDED.ts_start, ts_end = EXCLUDED.ts_end,
 		prompt = EXCLUDED.prompt, summary = EXCLUDED.summary, body = EXCLUDED.body,
 		body_hash = EXCLUDED.body_hash, meta = EXCLUDED.meta, files = EXCLUDED.files, tsv = EXCLUDED.tsv,
 		pushed_at = now()
 	WHERE chunks.body_hash <> EXCLUDED.body_hash OR chunks.project <> EXCLUDED.project OR chunks.agent <> EXCLUDED.agent
-		OR chunks.tsv <> EXCLUDED.tsv`
+		OR chunks.step <> EXCLUDED.step OR chunks.tsv <> EXCLUDED.tsv`
 
 // queueChunk adds the upsert of c to b.
 func queueChunk(b *pgx.Batch, c ctxkeep.Chunk) *pgx.QueuedQuery {
@@ -72,7 +78,7 @@ func queueChunk(b *pgx.Batch, c ctxkeep.Chunk) *pgx.QueuedQuery {
 	return b.Queue(upsertChunk, c.Key, c.SessionID, c.Project, c.Kind, c.Agent, c.Turn, nullTime(c.Start), nullTime(c.End),
 		clean(c.Prompt), clean(c.Summary), clean(c.Body), c.BodyHash(), meta, clean(strings.Join(files, "\n")),
 		indexText(c.Prompt, maxIndexed), indexText(strings.Join(files, " "), maxIndexed),
-		indexText(c.Summary, maxIndexed), indexText(body, maxIndexed))
+		indexText(c.Summary+"\n"+c.DateWords(), maxIndexed), indexText(body, maxIndexed), c.Step)
 }
 
 // saveChunks upserts chunks in key order (concurrent writers then take
@@ -102,26 +108,41 @@ func saveChunks(ctx context.Context, tx pgx.Tx, chunks []ctxkeep.Chunk) (int, er
 func (db *DB) SaveChunks(ctx context.Context, session string, chunks []ctxkeep.Chunk, cur ctxkeep.ArchiveCursor) (int, error) {
 	written := 0
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if err := replaceTurns(ctx, tx, chunks); err != nil {
+			return err
+		}
 		n, err := saveChunks(ctx, tx, chunks)
 		if err != nil {
 			return err
 		}
 		written = n
 		usage, _ := json.Marshal(cur.Usage)
-		_, err = tx.Exec(ctx, `INSERT INTO archive_cursors (session_id, transcript, "offset", line, turn, usage)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (session_id) DO UPDATE SET transcript = EXCLUDED.transcript,
-			"offset" = EXCLUDED."offset", line = EXCLUDED.line, turn = EXCLUDED.turn, usage = EXCLUDED.usage`,
-			session, cur.Transcript, cur.Offset, cur.Line, cur.Turn, usage)
+		_, err = tx.Exec(ctx, `INSERT INTO archive_cursors (session_id, transcript, "offset", line, turn, step, usage)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (session_id) DO UPDATE SET transcript = EXCLUDED.transcript,
+			"offset" = EXCLUDED."offset", line = EXCLUDED.line, turn = EXCLUDED.turn, step = EXCLUDED.step, usage = EXCLUDED.usage`,
+			session, cur.Transcript, cur.Offset, cur.Line, cur.Turn, cur.Step, usage)
 		return describe(err)
 	})
 	return written, err
 }
 
+// replaceTurns deletes what was archived of the turns chunks holds steps
+// of (ctxkeep.SteppedTurns).
+func replaceTurns(ctx context.Context, tx pgx.Tx, chunks []ctxkeep.Chunk) error {
+	for _, t := range ctxkeep.SteppedTurns(chunks) {
+		if _, err := tx.Exec(ctx, `DELETE FROM chunks WHERE session_id = $1 AND turn = $2 AND step = 0 AND kind IN ('turn', 'summary')`,
+			t.SessionID, t.Turn); err != nil {
+			return describe(err)
+		}
+	}
+	return nil
+}
+
 // Cursor returns the session's archive cursor.
 func (db *DB) Cursor(ctx context.Context, session string) (c ctxkeep.ArchiveCursor, ok bool, err error) {
 	var usage []byte
-	err = db.pool.QueryRow(ctx, `SELECT transcript, "offset", line, turn, usage FROM archive_cursors WHERE session_id = $1`, session).
-		Scan(&c.Transcript, &c.Offset, &c.Line, &c.Turn, &usage)
+	err = db.pool.QueryRow(ctx, `SELECT transcript, "offset", line, turn, step, usage FROM archive_cursors WHERE session_id = $1`, session).
+		Scan(&c.Transcript, &c.Offset, &c.Line, &c.Turn, &c.Step, &usage)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return c, false, nil
 	}
@@ -132,9 +153,16 @@ func (db *DB) Cursor(ctx context.Context, session string) (c ctxkeep.ArchiveCurs
 	return c, true, nil
 }
 
-// Chunks returns a session's chunks in turn order.
+// Chunks returns a session's chunks by turn and step, a turn's summary
+// after its steps.
 func (db *DB) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
-	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 ORDER BY turn, kind DESC`, session))
+	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 ORDER BY turn, kind = 'summary', step`, session))
+}
+
+// ChunkHeads returns a session's chunks as Chunks does, without their
+// bodies.
+func (db *DB) ChunkHeads(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
+	return chunksOnly(db.queryColumns(ctx, headColumns, `WHERE session_id = $1 ORDER BY turn, kind = 'summary', step`, session))
 }
 
 // Chunk returns the chunk with key, or the only one whose key starts with it.
@@ -166,9 +194,10 @@ func (db *DB) ownedChunk(ctx context.Context, key string) (Owned, error) {
 	return cs[0], nil
 }
 
-// TurnRange returns a session's turn chunks from turn from to turn to.
+// TurnRange returns the steps (or whole turns archived before steps) of a
+// session from turn from to turn to, in order; not its summaries.
 func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
-	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 AND kind = 'turn' AND turn BETWEEN $2 AND $3 ORDER BY turn`,
+	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 AND kind <> 'summary' AND turn BETWEEN $2 AND $3 ORDER BY turn, step`,
 		session, from, to))
 }
 
@@ -183,7 +212,11 @@ func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {
 }
 
 func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]Owned, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+chunkColumns+` FROM chunks `+where, args...)
+	return db.queryColumns(ctx, chunkColumns, where, args...)
+}
+
+func (db *DB) queryColumns(ctx context.Context, columns, where string, args ...any) ([]Owned, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+columns+` FROM chunks `+where, args...)
 	if err != nil {
 		return nil, describe(err)
 	}
@@ -203,7 +236,7 @@ func scanChunk(r pgx.Row, extra ...any) (Owned, error) {
 	var c Owned
 	var start, end *time.Time
 	var meta []byte
-	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Agent, &c.Turn, &start, &end, &c.Prompt, &c.Summary,
+	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Agent, &c.Turn, &c.Step, &start, &end, &c.Prompt, &c.Summary,
 		&c.Body, &meta, &c.Owner}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return c, err
@@ -250,13 +283,63 @@ const pathBoost = 0.1
 // are the chunks with every word, and past rankCap of those, the newest.
 const rankCap = 2000
 
-// Search is SearchChunks with the owner of each chunk: any word of q.Text
+// maxPhrase is the longest query also searched for as a phrase, as the
+// local index does.
+const maxPhrase = 12
+
+// Search is SearchChunks with the owner of each chunk; a chunk holding the
+// query's words as a phrase (an exact line, an identifier) comes first,
+// Phrase set, as in the local index.
+func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
+	tokens := text.Tokens(q.Text)
+	if len(tokens) < 2 || len(tokens) > maxPhrase {
+		return db.search(ctx, q)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	wide := q
+	wide.Limit = max(4*limit, 50) // the phrase may be in a chunk the words alone rank low
+	hits, err := db.search(ctx, wide)
+	if err != nil || len(hits) == 0 {
+		return hits, err
+	}
+	keys := make([]string, len(hits))
+	for i, h := range hits {
+		keys[i] = h.Key
+	}
+	rows, err := db.pool.Query(ctx, `SELECT key FROM chunks WHERE key = ANY($1) AND tsv @@ phraseto_tsquery('english', $2)`,
+		keys, strings.Join(tokens, " "))
+	if err != nil {
+		return nil, describe(err)
+	}
+	phrased, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, describe(err)
+	}
+	out := make([]Hit, 0, limit)
+	for _, h := range hits {
+		if slices.Contains(phrased, h.Key) && len(out) < limit {
+			h.Phrase = true
+			out = append(out, h)
+		}
+	}
+	for _, h := range hits {
+		if !h.Phrase && !slices.Contains(phrased, h.Key) && len(out) < limit {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// search ranks the chunks matching any word of q.Text
 // matches (through the vector), and so does any path or identifier of it
 // found in the files a chunk touched (through the trigram index).
 // Lexical is ts_rank with the columns' weights, normalised by the log of
 // the chunk's length, plus pathBoost per path found: positive, higher is
 // better.
-func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
+func (db *DB) search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 	words, err := db.searchWords(ctx, queryWords(q.Text))
 	if err != nil {
 		return nil, err
@@ -264,6 +347,26 @@ func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 	if len(words) == 0 {
 		return nil, ctxkeep.ErrEmptyQuery // no word, or only stop words
 	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	wide := q
+	if len(words) > 1 {
+		wide.Limit = max(4*limit, 50) // the rare word may be in a chunk ts_rank puts low
+	}
+	hits, err := db.match(ctx, wide, words)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.weighByRarity(ctx, hits, words); err != nil {
+		return nil, err
+	}
+	return hits[:min(limit, len(hits))], nil
+}
+
+// match finds and ranks the chunks holding words (search).
+func (db *DB) match(ctx context.Context, q ctxkeep.ChunkQuery, words []searchWord) ([]Hit, error) {
 	all := make([]string, len(words))
 	for i, w := range words {
 		all[i] = w.word
@@ -297,6 +400,76 @@ func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 	slices.SortStableFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Lexical, a.Lexical) })
 	return hits, err
 }
+
+// weighByRarity scales each hit's rank by the share of the query's rarity
+// it holds, and sorts the hits again. ts_rank counts how much of a chunk
+// the query's words are, not how rare they are: a step saying three
+// common words of the query ("expected", "42") would outrank the one
+// holding the single rare word asked for (a test's name), where the local
+// index's BM25 weighs each word by its rarity. A word weighs its inverse
+// document frequency, counted up to rarityCap chunks: the planner's
+// estimates (searchWords) are all alike until the table is analysed, which
+// a small team archive may never be. One round trip.
+func (db *DB) weighByRarity(ctx context.Context, hits []Hit, words []searchWord) error {
+	if len(hits) < 2 || len(words) < 2 {
+		return nil
+	}
+	keys, list := make([]string, len(hits)), make([]string, len(words))
+	for i, h := range hits {
+		keys[i] = h.Key
+	}
+	for i, w := range words {
+		list[i] = w.word
+	}
+	b := &pgx.Batch{}
+	b.Queue(`SELECT count(*) FROM (SELECT 1 FROM chunks LIMIT $1) c`, rarityCap*10)
+	for _, w := range list {
+		b.Queue(`SELECT count(*) FROM (SELECT 1 FROM chunks WHERE tsv @@ to_tsquery('english', $1) LIMIT $2) c`, w, rarityCap)
+	}
+	b.Queue(`SELECT c.key, w.i::int FROM chunks c, unnest($2::text[]) WITH ORDINALITY AS w(word, i)
+		WHERE c.key = ANY($1) AND c.tsv @@ to_tsquery('english', w.word)`, keys, list)
+	res := db.pool.SendBatch(ctx, b)
+	defer res.Close()
+	var all float64
+	if err := res.QueryRow().Scan(&all); err != nil {
+		return describe(err)
+	}
+	idf := make([]float64, len(words))
+	total := 0.0
+	for i := range words {
+		var n float64
+		if err := res.QueryRow().Scan(&n); err != nil {
+			return describe(err)
+		}
+		idf[i] = math.Log(1 + (all-n+0.5)/(n+0.5)) // BM25's, as FTS5 weighs: a word in every chunk weighs almost nothing
+		total += idf[i]
+	}
+	rows, err := res.Query()
+	if err != nil {
+		return describe(err)
+	}
+	held := map[string]float64{}
+	for rows.Next() {
+		var key string
+		var i int
+		if err := rows.Scan(&key, &i); err != nil {
+			return describe(err)
+		}
+		held[key] += idf[i-1]
+	}
+	if err := rows.Err(); err != nil || total == 0 {
+		return describe(err)
+	}
+	for i := range hits {
+		hits[i].Lexical *= 0.25 + 0.75*held[hits[i].Key]/total // a hit holds a word at least: never zero
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Lexical, a.Lexical) })
+	return nil
+}
+
+// rarityCap bounds the chunks counted per word by weighByRarity: past it a
+// word is common, and how common no longer changes the order.
+const rarityCap = 10000
 
 // searchChunks runs search_chunks (the migration), which finds and ranks
 // the keys; the chunks are then read as the role, through row-level
@@ -414,13 +587,19 @@ func indexText(s string, max int) string {
 	return b.String()
 }
 
-// queryWords are the distinct words of a query, as indexText splits text,
-// in lower case, one letter long or more.
+// queryWords are the distinct words of a query, split as the local index
+// splits them (letters, digits and _), in lower case, two letters or more.
 func queryWords(text string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, w := range strings.Fields(strings.ToLower(indexText(text, len(text)))) {
-		if utf8.RuneCountInString(w) < 2 || seen[w] {
+	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_'
+	}) {
+		// An identifier (refund_test) is its parts together, as the
+		// local index reads it: to_tsquery's "&".
+		parts := strings.FieldsFunc(f, func(r rune) bool { return r == '_' })
+		w := strings.Join(parts, " & ")
+		if len(parts) == 0 || len(parts) == 1 && utf8.RuneCountInString(w) < 2 || seen[w] {
 			continue
 		}
 		seen[w] = true

@@ -47,6 +47,29 @@ func TestPathsRankFirst(t *testing.T) {
 	}
 }
 
+// A step holding the rare word asked for (a test's name, deep in a long
+// output) ranks above steps that say the query's common words more
+// densely: the words weigh by their rarity, as in the local index's BM25.
+func TestRareWordsRankFirst(t *testing.T) {
+	db := pgtest.Open(t)
+	var long strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&long, "ok   \texample.com/pkg%03d\t0.%03ds\n", i, i)
+	}
+	long.WriteString("--- FAIL: TestCheckoutTotals (0.02s) checkout_test.go:1500: expected 42, got 41\n")
+	chunks := []ctxkeep.Chunk{turn(1, "run the tests", long.String())}
+	for n := 2; n <= 30; n++ {
+		chunks = append(chunks, turn(n, "edit", fmt.Sprintf("Expected: line 41 and 42 got the edit %d", n)))
+	}
+	if _, err := db.SaveChunks(ctx, "s1", chunks, ctxkeep.ArchiveCursor{}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := db.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "TestCheckoutTotals expected 42 got 41", Limit: 10})
+	if err != nil || len(hits) != 10 || hits[0].Turn != 1 {
+		t.Fatalf("%d hits, %v; want 10, turn 1 (the rare word) first", len(hits), err)
+	}
+}
+
 // Text PostgreSQL cannot store as it is (NUL bytes, invalid UTF-8) is
 // stored readable rather than refused; an output keeps its exact bytes.
 func TestAwkwardText(t *testing.T) {

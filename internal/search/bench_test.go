@@ -16,9 +16,10 @@ import (
 )
 
 // BenchmarkSearch1M is `ctxkeep search --all` in process over an index of
-// one million synthetic turns (100 sessions of 10,000, words drawn from a
-// Zipf distribution over 30,000, so that common words are common): the
-// full-text query, then the ranking. It reports the median and the 95th
+// one million synthetic steps (100 sessions of 10,000, in turns of 50;
+// words drawn from a Zipf distribution over 30,000, so that common words
+// are common): the full-text queries (the words, and the phrase they make),
+// then the ranking. It reports the median and the 95th
 // percentile of 200 queries of each kind below.
 //
 // Building the index takes minutes; it is kept in the temporary folder
@@ -55,11 +56,7 @@ func BenchmarkSearch1M(b *testing.B) {
 				word := func() string { return words[kind.from+r.IntN(kind.to-kind.from)] }
 				q := word() + " " + word() + " " + word()
 				start := time.Now()
-				hits, err := db.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: q, Limit: 50})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := Rank(ctx, q, hits, Signals{Now: time.Now()}); err != nil {
+				if _, err := Search(ctx, db, Query{Text: q, Limit: 10}, Signals{Now: time.Now()}); err != nil {
 					b.Fatal(err)
 				}
 				times[k] = append(times[k], time.Since(start))
@@ -74,6 +71,9 @@ func BenchmarkSearch1M(b *testing.B) {
 	}
 	b.ReportMetric(0, "ns/op")
 }
+
+// stepsPerTurn is how many steps the synthetic turns have.
+const stepsPerTurn = 50
 
 // vocabulary is n made-up words, the same every run.
 func vocabulary(n int) []string {
@@ -94,8 +94,9 @@ func vocabulary(n int) []string {
 	return out
 }
 
-// fill writes sessions × perSession turns of about 80 words each, unless
-// the index already holds them.
+// fill writes sessions × perSession steps of about 80 words each, in
+// turns of stepsPerTurn (the first step of each with a prompt), unless the
+// index already holds them.
 func fill(b *testing.B, db *sqlite.DB, words []string, sessions, perSession int) error {
 	have, err := db.ChunkSessions(ctx)
 	if err != nil || len(have) == sessions {
@@ -119,18 +120,25 @@ func fill(b *testing.B, db *sqlite.DB, words []string, sessions, perSession int)
 		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", s)
 		for from := 0; from < perSession; from += 1000 {
 			var chunks []ctxkeep.Chunk
-			for turn := from + 1; turn <= from+1000; turn++ {
-				at := t0.Add(time.Duration(s*perSession+turn) * time.Minute)
-				chunks = append(chunks, ctxkeep.Chunk{Key: archive.ChunkKey(id, ctxkeep.KindTurn, turn), SessionID: id,
-					Project: fmt.Sprintf("/p/%d", s%10), Kind: ctxkeep.KindTurn, Turn: turn, Start: at, End: at,
-					Prompt: text(12), Summary: text(15), Body: text(60) + fmt.Sprintf(" %d", r.IntN(1e6))})
+			for i := from; i < from+1000; i++ {
+				at := t0.Add(time.Duration(s*perSession+i) * time.Minute)
+				turn, step := i/stepsPerTurn+1, i%stepsPerTurn+1
+				prompt := ""
+				if step == 1 {
+					prompt = text(12)
+				}
+				chunks = append(chunks, ctxkeep.Chunk{Key: archive.StepKey(id, turn, step), SessionID: id,
+					Project: fmt.Sprintf("/p/%d", s%10), Kind: ctxkeep.KindStep, Turn: turn, Step: step, Start: at, End: at,
+					Prompt: prompt, Summary: text(15), Body: text(60) + fmt.Sprintf(" %d", r.IntN(1e6))})
 			}
-			if _, err := db.SaveChunks(ctx, id, chunks, ctxkeep.ArchiveCursor{Transcript: id, Turn: from + 1000}); err != nil {
+			last := from + 999
+			cur := ctxkeep.ArchiveCursor{Transcript: id, Turn: last/stepsPerTurn + 1, Step: last%stepsPerTurn + 1}
+			if _, err := db.SaveChunks(ctx, id, chunks, cur); err != nil {
 				return err
 			}
 		}
 		if s%10 == 9 {
-			b.Logf("%d sessions of %d turns indexed in %v", s+1, perSession, time.Since(start).Round(time.Second))
+			b.Logf("%d sessions of %d steps indexed in %v", s+1, perSession, time.Since(start).Round(time.Second))
 		}
 	}
 	return nil

@@ -41,9 +41,11 @@ type Result struct {
 // recency and shared files break near-ties. With an embedder, meaning
 // takes a share of the lexical weight.
 const (
-	wLexical  = 0.70
-	wRecency  = 0.20
-	wFiles    = 0.10
+	wLexical  = 0.60
+	wCoverage = 0.10 // the share of the query's words the chunk's heading holds
+	wTurn     = 0.15 // how much the rest of its turn matches
+	wRecency  = 0.10
+	wFiles    = 0.05
 	wSemantic = 0.35 // taken from wLexical when an embedder is set
 	halfLife  = 7 * 24 * time.Hour
 )
@@ -51,11 +53,14 @@ const (
 // Query is a search of the archive.
 type Query struct {
 	Text    string
-	Session string          // only this session's chunks, when set
-	Project string          // only this project's, when set
-	Kind    string          // only chunks of this kind, when set
-	Limit   int             // results wanted (default 10)
-	Skip    map[string]bool // chunk keys to leave out (already shown)
+	Session string // only this session's chunks, when set
+	Project string // only this project's, when set
+	Kind    string // only chunks of this kind, when set
+	// Conversation keeps only the conversation: steps, and whole turns
+	// archived before steps; no compaction summaries.
+	Conversation bool
+	Limit        int             // results wanted (default 10)
+	Skip         map[string]bool // chunk keys to leave out (already shown)
 	// MinLexical drops hits whose lexical relevance is below it: what is
 	// volunteered unasked must match well.
 	MinLexical float64
@@ -79,7 +84,7 @@ func Search(ctx context.Context, index ctxkeep.ArchiveIndex, q Query, s Signals)
 	}
 	kept := hits[:0]
 	for _, h := range hits {
-		if !q.Skip[h.Key] && h.Lexical >= q.MinLexical {
+		if !q.Skip[h.Key] && h.Lexical >= q.MinLexical && (!q.Conversation || h.Conversation()) {
 			kept = append(kept, h)
 		}
 	}
@@ -90,7 +95,7 @@ func Search(ctx context.Context, index ctxkeep.ArchiveIndex, q Query, s Signals)
 	return ranked[:min(limit, len(ranked))], nil
 }
 
-// Rank orders hits for a query.
+// Rank orders hits for a query: phrase matches first, then by score.
 func Rank(ctx context.Context, query string, hits []ctxkeep.ChunkHit, s Signals) ([]Result, error) {
 	out := make([]Result, len(hits))
 	best := 0.0
@@ -105,12 +110,14 @@ func Rank(ctx context.Context, query string, hits []ctxkeep.ChunkHit, s Signals)
 	for _, f := range s.Files {
 		files[f] = true
 	}
+	terms := queryTerms(query)
+	turns := turnMass(hits, best)
 	for i, h := range hits {
 		lexical := 0.0
 		if best > 0 {
 			lexical = h.Lexical / best
 		}
-		score := wRecency*recency(h.End, s.Now) + wFiles*touches(h, files)
+		score := wRecency*recency(h.End, s.Now) + wFiles*touches(h, files) + wCoverage*coverage(terms, h.Chunk) + wTurn*turns(h, lexical)
 		if semantic != nil {
 			score += (wLexical-wSemantic)*lexical + wSemantic*semantic[i]
 		} else {
@@ -118,8 +125,41 @@ func Rank(ctx context.Context, query string, hits []ctxkeep.ChunkHit, s Signals)
 		}
 		out[i] = Result{ChunkHit: h, Score: score}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	// A chunk holding the query as a phrase (an exact line, an identifier)
+	// is what was asked for: it goes first, whatever the rest says.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Phrase != out[j].Phrase {
+			return out[i].Phrase
+		}
+		return out[i].Score > out[j].Score
+	})
 	return out, nil
+}
+
+// turnMass returns how much of a hit's turn, itself left out, matches
+// the query, from 0 to 1: a step of the turn where the query's subject was
+// worked on is likelier the one wanted than a lone step elsewhere that
+// happens to use its words.
+func turnMass(hits []ctxkeep.ChunkHit, best float64) func(h ctxkeep.ChunkHit, lexical float64) float64 {
+	type turnOf struct {
+		session string
+		turn    int
+	}
+	mass := map[turnOf]float64{}
+	most := 0.0
+	for _, h := range hits {
+		if best > 0 {
+			k := turnOf{h.SessionID, h.Turn}
+			mass[k] += h.Lexical / best
+			most = max(most, mass[k])
+		}
+	}
+	return func(h ctxkeep.ChunkHit, lexical float64) float64 {
+		if most == 0 {
+			return 0
+		}
+		return (mass[turnOf{h.SessionID, h.Turn}] - lexical) / most
+	}
 }
 
 // recency is 1 for now, ½ a half-life ago, and so on.

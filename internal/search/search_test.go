@@ -98,3 +98,39 @@ func TestRankWithAnEmbedder(t *testing.T) {
 		t.Error("an embedder's error was swallowed")
 	}
 }
+
+// A hit holding the query as a phrase goes first, even against a better
+// and newer scatter of its words.
+func TestRankPhraseFirst(t *testing.T) {
+	exact := hit("exact", -1, 30*24*time.Hour)
+	exact.Phrase = true
+	got, err := Rank(ctx, "5 tests, 4 failures", []ctxkeep.ChunkHit{hit("scatter", -10, time.Hour, "/p/a.go"), exact}, Signals{Now: now, Files: []string{"/p/a.go"}})
+	if err != nil || keys(got) != "exact scatter" {
+		t.Fatalf("got %s, %v; want the phrase first", keys(got), err)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	body := "→ Bash: go test ./...\n← error: Exit code 1\n" +
+		"ok  \tpkg/a\t43 tests, 0 failures\n" +
+		"\x1b[31m--- FAIL: TestRefund (0.00s)\x1b[0m\n" +
+		"    refund_test.go:42: got 1999 want 2000\n" +
+		"FAIL\tpkg/b\t5 tests, 4 failures\r\n" +
+		strings.Repeat("noise line\n", 50)
+	cases := []struct{ query, want string }{
+		// The phrase is shown, not the first line with its words.
+		{"5 tests, 4 failures", "FAIL pkg/b 5 tests, 4 failures"},
+		// Colour codes are stripped; the lines with most words come, in order.
+		{"TestRefund refund_test.go:42", "--- FAIL: TestRefund (0.00s)\nrefund_test.go:42: got 1999 want 2000"},
+		{"zanzibar", ""},
+	}
+	for _, c := range cases {
+		if got := Snippet([]string{body}, c.query); got != c.want {
+			t.Errorf("Snippet(%q) = %q, want %q", c.query, got, c.want)
+		}
+	}
+	long := strings.Repeat("x", 1000) + " needle " + strings.Repeat("y", 1000)
+	if got := Snippet([]string{long}, "needle"); !strings.Contains(got, "needle") || len(got) > snippetLineLen+10 {
+		t.Errorf("a long line is not cut around its match: %d bytes, %q", len(got), got)
+	}
+}

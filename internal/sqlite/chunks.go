@@ -5,18 +5,18 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // Cursor returns the session's archive cursor; ok is false before the
 // first archive.
 func (db *DB) Cursor(ctx context.Context, session string) (c ctxkeep.ArchiveCursor, ok bool, err error) {
 	var usage string
-	err = db.sql.QueryRowContext(ctx, `SELECT transcript, offset, line, turn, usage FROM archive_cursors WHERE session_id = ?`, session).
-		Scan(&c.Transcript, &c.Offset, &c.Line, &c.Turn, &usage)
+	err = db.sql.QueryRowContext(ctx, `SELECT transcript, offset, line, turn, step, usage FROM archive_cursors WHERE session_id = ?`, session).
+		Scan(&c.Transcript, &c.Offset, &c.Line, &c.Turn, &c.Step, &usage)
 	if err == sql.ErrNoRows {
 		return c, false, nil
 	}
@@ -29,12 +29,16 @@ func (db *DB) Cursor(ctx context.Context, session string) (c ctxkeep.ArchiveCurs
 
 // SaveChunks stores a session's newly archived chunks and moves its cursor,
 // in one transaction. A chunk whose body is unchanged is left as it is; a
-// changed one (a turn that was still open) is replaced, in the full-text
-// index too. It returns how many chunks were written.
+// changed one (a step that was still open) is replaced, in the full-text
+// index too; a step replaces the whole-turn chunk of its turn. It returns
+// how many chunks were written.
 func (db *DB) SaveChunks(ctx context.Context, session string, chunks []ctxkeep.Chunk, cur ctxkeep.ArchiveCursor) (written int, err error) {
 	usage, _ := json.Marshal(cur.Usage)
 	err = db.write(ctx, func(tx *sql.Tx) error {
 		written = 0
+		if err := replaceTurns(ctx, tx, chunks); err != nil {
+			return err
+		}
 		for _, c := range chunks {
 			changed, err := saveChunk(ctx, tx, c)
 			if err != nil {
@@ -44,49 +48,71 @@ func (db *DB) SaveChunks(ctx context.Context, session string, chunks []ctxkeep.C
 				written++
 			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO archive_cursors (session_id, transcript, offset, line, turn, usage)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET transcript = excluded.transcript,
-			offset = excluded.offset, line = excluded.line, turn = excluded.turn, usage = excluded.usage`,
-			session, cur.Transcript, cur.Offset, cur.Line, cur.Turn, string(usage))
+		_, err := tx.ExecContext(ctx, `INSERT INTO archive_cursors (session_id, transcript, offset, line, turn, step, usage)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET transcript = excluded.transcript,
+			offset = excluded.offset, line = excluded.line, turn = excluded.turn, step = excluded.step, usage = excluded.usage`,
+			session, cur.Transcript, cur.Offset, cur.Line, cur.Turn, cur.Step, string(usage))
 		return err
 	})
 	return written, err
+}
+
+// replaceTurns deletes what was archived of the turns chunks holds steps
+// of (ctxkeep.SteppedTurns).
+func replaceTurns(ctx context.Context, tx *sql.Tx, chunks []ctxkeep.Chunk) error {
+	for _, t := range ctxkeep.SteppedTurns(chunks) {
+		ids, err := ints(ctx, tx, `SELECT id FROM chunks WHERE session_id = ? AND turn = ? AND step = 0 AND kind IN ('turn', 'summary')`, t.SessionID, t.Turn)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := deleteChunk(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func deleteChunk(ctx context.Context, tx *sql.Tx, id int64) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE id = ?`, id)
+	return err
 }
 
 func saveChunk(ctx context.Context, tx *sql.Tx, c ctxkeep.Chunk) (bool, error) {
 	hash := c.BodyHash()
 	var id int64
 	var old string
-	err := tx.QueryRowContext(ctx, `SELECT id, body_hash FROM chunks WHERE session_id = ? AND kind = ? AND turn = ?`,
-		c.SessionID, c.Kind, c.Turn).Scan(&id, &old)
+	err := tx.QueryRowContext(ctx, `SELECT id, body_hash FROM chunks WHERE session_id = ? AND kind = ? AND turn = ? AND step = ?`,
+		c.SessionID, c.Kind, c.Turn, c.Step).Scan(&id, &old)
 	switch {
 	case err == nil && old == hash:
 		return false, nil
 	case err == nil:
-		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid = ?`, id); err != nil {
-			return false, err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE id = ?`, id); err != nil {
+		if err := deleteChunk(ctx, tx, id); err != nil {
 			return false, err
 		}
 	case err != sql.ErrNoRows:
 		return false, err
 	}
 	meta, _ := json.Marshal(c.Meta)
-	res, err := tx.ExecContext(ctx, `INSERT INTO chunks (key, session_id, project, kind, agent, turn, ts_start, ts_end, prompt, summary, body, body_hash, meta)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.Key, c.SessionID, c.Project, c.Kind, agentOf(c), c.Turn, c.Start.UnixMilli(), c.End.UnixMilli(), c.Prompt, c.Summary, c.Body, hash, string(meta))
+	res, err := tx.ExecContext(ctx, `INSERT INTO chunks (key, session_id, project, kind, agent, turn, step, ts_start, ts_end, prompt, summary, body, body_hash, meta)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.Key, c.SessionID, c.Project, c.Kind, agentOf(c), c.Turn, c.Step, c.Start.UnixMilli(), c.End.UnixMilli(), c.Prompt, c.Summary, c.Body, hash, string(meta))
 	if err != nil {
 		return false, err
 	}
 	rowid, _ := res.LastInsertId()
 	files := strings.Join(c.Meta.Files(), "\n")
 	_, err = tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, prompt, summary, body, files) VALUES (?, ?, ?, ?, ?)`,
-		rowid, c.Prompt, c.Summary, c.Body+"\n"+strings.Join(c.Outputs, "\n"), files)
+		rowid, c.Prompt, c.Summary+"\n"+c.DateWords(), c.Body+"\n"+strings.Join(c.Outputs, "\n"), files)
 	return true, err
 }
 
-const chunkColumns = `key, session_id, project, kind, agent, turn, ts_start, ts_end, prompt, summary, body, meta`
+const chunkColumns = `key, session_id, project, kind, agent, turn, step, ts_start, ts_end, prompt, summary, body, meta`
 
 // agentOf is the chunk's agent; chunks from before agents were named are
 // Claude Code's, the only client then.
@@ -97,10 +123,20 @@ func agentOf(c ctxkeep.Chunk) string {
 	return c.Agent
 }
 
-// Chunks returns a session's chunks in turn order.
+// Chunks returns a session's chunks by turn and step, a turn's summary
+// after its steps.
 func (db *DB) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
-	return db.queryChunks(ctx, `WHERE session_id = ? ORDER BY turn, kind DESC`, session)
+	return db.queryChunks(ctx, `WHERE session_id = ? ORDER BY turn, kind = 'summary', step`, session)
 }
+
+// ChunkHeads returns a session's chunks as Chunks does, without their
+// bodies.
+func (db *DB) ChunkHeads(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
+	return db.queryChunksAs(ctx, headColumns, `WHERE session_id = ? ORDER BY turn, kind = 'summary', step`, session)
+}
+
+// headColumns are chunkColumns with an empty body.
+const headColumns = `key, session_id, project, kind, agent, turn, step, ts_start, ts_end, prompt, summary, '', meta`
 
 // Chunk returns the chunk with key, or the only one whose key starts with it.
 func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
@@ -120,13 +156,18 @@ func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
 	return cs[0], nil
 }
 
-// TurnRange returns a session's turn chunks from turn from to turn to.
+// TurnRange returns the steps (and whole-turn chunks) of a session's turns
+// from to to, by turn and step.
 func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
-	return db.queryChunks(ctx, `WHERE session_id = ? AND kind = 'turn' AND turn BETWEEN ? AND ? ORDER BY turn`, session, from, to)
+	return db.queryChunks(ctx, `WHERE session_id = ? AND kind IN ('step', 'turn') AND turn BETWEEN ? AND ? ORDER BY turn, step`, session, from, to)
 }
 
 func (db *DB) queryChunks(ctx context.Context, where string, args ...any) ([]ctxkeep.Chunk, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks `+where, args...)
+	return db.queryChunksAs(ctx, chunkColumns, where, args...)
+}
+
+func (db *DB) queryChunksAs(ctx context.Context, columns, where string, args ...any) ([]ctxkeep.Chunk, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+columns+` FROM chunks `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +187,7 @@ func scanChunk(rows interface{ Scan(...any) error }, extra ...any) (ctxkeep.Chun
 	var c ctxkeep.Chunk
 	var start, end int64
 	var meta string
-	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Agent, &c.Turn, &start, &end, &c.Prompt, &c.Summary, &c.Body, &meta}, extra...)
+	dest := append([]any{&c.Key, &c.SessionID, &c.Project, &c.Kind, &c.Agent, &c.Turn, &c.Step, &start, &end, &c.Prompt, &c.Summary, &c.Body, &meta}, extra...)
 	if err := rows.Scan(dest...); err != nil {
 		return c, err
 	}
@@ -190,13 +231,14 @@ func (db *DB) AddColdTasks(ctx context.Context, session string, tasks []ctxkeep.
 
 // SearchChunks finds chunks matching any of the words of q.Text, best
 // first: prompts and file names weigh more than summaries, summaries more
-// than bodies.
+// than bodies. When the words also occur as a phrase, the chunks holding
+// the phrase come first.
 func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, error) {
 	match := ftsQuery(q.Text)
 	if match == "" {
 		return nil, ctxkeep.ErrEmptyQuery
 	}
-	from, where, args := "chunks_fts", "chunks_fts MATCH ?", []any{match}
+	from, where, args := "chunks_fts", "chunks_fts MATCH ?", []any{}
 	for _, f := range []struct{ col, val string }{{"f.session_id", q.Session}, {"f.project", q.Project}, {"f.kind", q.Kind}} {
 		if f.val != "" {
 			from = "chunks_fts JOIN chunks f ON f.id = chunks_fts.rowid"
@@ -208,14 +250,53 @@ func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep
 	if limit <= 0 {
 		limit = 20
 	}
+	var phrased []int64
+	if phrase := ftsPhrase(q.Text); phrase != "" {
+		ids, err := ints(ctx, db.sql, `SELECT chunks_fts.rowid FROM `+from+` WHERE `+where+` ORDER BY rank LIMIT ?`,
+			append(append([]any{phrase}, args...), limit)...)
+		if err != nil {
+			return nil, err
+		}
+		phrased = ids
+	}
 	// The best few are chosen on rowid and rank alone: sorting every match
 	// with its text would read the bodies of all of them.
-	rows, err := db.sql.QueryContext(ctx, `WITH best AS (
-			SELECT chunks_fts.rowid AS id, bm25(chunks_fts, 4.0, 2.0, 1.0, 3.0) AS rank
-			FROM `+from+` WHERE `+where+` ORDER BY rank LIMIT ?)
-		SELECT c.key, c.session_id, c.project, c.kind, c.agent, c.turn, c.ts_start, c.ts_end,
+	hits, err := db.rankedChunks(ctx, `SELECT chunks_fts.rowid AS id, bm25(chunks_fts, 4.0, 2.0, 1.0, 3.0) AS rank
+		FROM `+from+` WHERE `+where+` ORDER BY rank LIMIT ?`, append(append([]any{match}, args...), limit)...)
+	if err != nil || len(phrased) == 0 {
+		return hits, err
+	}
+	// The phrase matches, scored as the others are, first.
+	in := strings.TrimSuffix(strings.Repeat("?, ", len(phrased)), ", ")
+	args = []any{match}
+	for _, id := range phrased {
+		args = append(args, id)
+	}
+	first, err := db.rankedChunks(ctx, `SELECT chunks_fts.rowid AS id, bm25(chunks_fts, 4.0, 2.0, 1.0, 3.0) AS rank
+		FROM chunks_fts WHERE chunks_fts MATCH ? AND chunks_fts.rowid IN (`+in+`) ORDER BY rank`, args...)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for i := range first {
+		first[i].Phrase = true
+		seen[first[i].Key] = true
+	}
+	for _, h := range hits {
+		if !seen[h.Key] && len(first) < limit {
+			first = append(first, h)
+		}
+	}
+	return first, nil
+}
+
+// rankedChunks reads the chunks a query of (id, rank) rows selects, in its
+// order.
+func (db *DB) rankedChunks(ctx context.Context, best string, args ...any) ([]ctxkeep.ChunkHit, error) {
+	rows, err := db.sql.QueryContext(ctx, `WITH best AS (`+best+`)
+		SELECT c.key, c.session_id, c.project, c.kind, c.agent, c.turn, c.step, c.ts_start, c.ts_end,
 			c.prompt, c.summary, c.body, c.meta, best.rank
-		FROM best JOIN chunks c ON c.id = best.id ORDER BY best.rank`, append(args, limit)...)
+		FROM best JOIN chunks c ON c.id = best.id ORDER BY best.rank`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -235,16 +316,52 @@ func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep
 	return out, rows.Err()
 }
 
+// ints runs a query of one integer column and returns its values.
+func ints(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string, args ...any) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var n int64
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// maxPhrase is the longest query searched for as a phrase as well: a
+// line or an identifier, not a paragraph.
+const maxPhrase = 12
+
+// ftsPhrase turns text into an FTS5 phrase of its tokens, as the
+// unicode61 tokenizer cuts them (letters and digits; "refund_test.go:42" is
+// refund test go 42), or "" for fewer than two tokens or more than
+// maxPhrase.
+func ftsPhrase(q string) string {
+	tokens := text.Tokens(q)
+	if len(tokens) < 2 || len(tokens) > maxPhrase {
+		return ""
+	}
+	return `"` + strings.Join(tokens, " ") + `"`
+}
+
 // ftsQuery turns free text into an FTS5 query: its distinct words, each
 // quoted (so that no word is read as an operator), joined by OR. BM25 then
 // ranks chunks matching more, and rarer, words first.
-func ftsQuery(text string) string {
+func ftsQuery(q string) string {
 	seen := map[string]bool{}
 	var terms []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r > 127)
 	}) {
-		if len(w) < 2 || stopwords()[w] || seen[w] {
+		if len(w) < 2 || text.Stopword(w) || seen[w] {
 			continue
 		}
 		seen[w] = true
@@ -252,19 +369,6 @@ func ftsQuery(text string) string {
 	}
 	return strings.Join(terms, " OR ")
 }
-
-// stopwords are left out of queries: they match nearly everything. Built
-// on first use, so that hook processes that never search do not pay for it.
-var stopwords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by can could did do does for from had has have how i if in
-		into is it its me my of on or our so than that the their them then there these they this to was we were what when
-		where which who why will with would you your he she his her him been being also just about after before any all
-		some more most other such only own same too very s t don should now did does yes no not`) {
-		m[w] = true
-	}
-	return m
-})
 
 // ChunkSessions lists the sessions with archived chunks, latest first.
 func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {

@@ -188,6 +188,11 @@ func (s *Store) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
 	return s.index.Chunk(ctx, key)
 }
 
+// ChunkHeads returns a session's chunks without their bodies.
+func (s *Store) ChunkHeads(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
+	return s.index.ChunkHeads(ctx, session)
+}
+
 func (s *Store) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
 	return s.index.TurnRange(ctx, session, from, to)
 }

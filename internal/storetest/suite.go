@@ -36,6 +36,9 @@ func Run(t *testing.T, open Opener) {
 		{"Remove", testRemove},
 		{"ChunksAndCursor", testChunksAndCursor},
 		{"ChunkLookup", testChunkLookup},
+		{"Steps", testSteps},
+		{"StepsReplaceTurn", testStepsReplaceTurn},
+		{"SearchPhrase", testSearchPhrase},
 		{"SearchContract", testSearchContract},
 		{"SearchScope", testSearchScope},
 		{"ColdTasks", testColdTasks},
@@ -221,13 +224,13 @@ func testChunksAndCursor(t *testing.T, st ctxkeep.Store) {
 	}
 	c1, c2 := chunk("s1", "/p", 1, "first", "body one"), chunk("s1", "/p", 2, "second", "body two")
 	sum := ctxkeep.Chunk{Key: "ks1sum", SessionID: "s1", Project: "/p", Kind: ctxkeep.KindSummary, Turn: 2, Body: "the summary"}
-	cur := ctxkeep.ArchiveCursor{Transcript: "/t/s1.jsonl", Offset: 1234, Line: 17, Turn: 2,
+	cur := ctxkeep.ArchiveCursor{Transcript: "/t/s1.jsonl", Offset: 1234, Line: 17, Turn: 2, Step: 5,
 		Usage: ctxkeep.Usage{Tokens: 5570, InputTokens: 5550, Model: "m", MessageID: "msg_1", Timestamp: t0}}
 	if n, err := st.SaveChunks(ctx, "s1", []ctxkeep.Chunk{c2, sum, c1}, cur); err != nil || n != 3 {
 		t.Fatalf("SaveChunks = %d, %v", n, err)
 	}
 	got, ok, err := st.Cursor(ctx, "s1")
-	if err != nil || !ok || got.Offset != 1234 || got.Line != 17 || got.Turn != 2 || got.Transcript != cur.Transcript ||
+	if err != nil || !ok || got.Offset != 1234 || got.Line != 17 || got.Turn != 2 || got.Step != 5 || got.Transcript != cur.Transcript ||
 		got.Usage.Tokens != 5570 || got.Usage.Model != "m" || !got.Usage.Timestamp.Equal(t0) {
 		t.Fatalf("Cursor = %+v, %t, %v; want %+v", got, ok, err, cur)
 	}
@@ -253,6 +256,139 @@ func testChunksAndCursor(t *testing.T, st ctxkeep.Store) {
 	save(t, st, "s2", chunk("s2", "/p", 1, "x", "y"))
 	if ss, err := st.ChunkSessions(ctx); err != nil || !slices.Equal(ss, []string{"s1", "s2"}) && !slices.Equal(ss, []string{"s2", "s1"}) {
 		t.Fatalf("ChunkSessions = %v, %v", ss, err)
+	}
+}
+
+// step is a step chunk: step n of a session's turn.
+func step(session string, turn, n int, body string) ctxkeep.Chunk {
+	at := t0.Add(time.Duration(turn)*time.Hour + time.Duration(n)*time.Minute)
+	return ctxkeep.Chunk{Key: fmt.Sprintf("k%s%03d%03d", session, turn, n), SessionID: session, Project: "/p", Kind: ctxkeep.KindStep,
+		Turn: turn, Step: n, Start: at, End: at.Add(30 * time.Second), Summary: body, Body: body,
+		Meta: ctxkeep.Meta{Tools: []string{"Bash"}, Commands: []ctxkeep.Command{{Run: "go test ./...", Exit: 1,
+			Errors: []string{"--- FAIL: TestRefund", "refund_test.go:42: got 1999 want 2000"}}}}}
+}
+
+// testSteps: steps of one turn are told apart by their step number, come
+// back by turn and step (the turn's summary after them), a step that grew
+// replaces its old self, and TurnRange gives a turn's steps.
+func testSteps(t *testing.T, st ctxkeep.Store) {
+	first := step("s1", 1, 1, "user: fix the refund")
+	first.Prompt = "fix the refund"
+	sum := ctxkeep.Chunk{Key: "ks1sum", SessionID: "s1", Project: "/p", Kind: ctxkeep.KindSummary, Turn: 2, Body: "the summary"}
+	cur := ctxkeep.ArchiveCursor{Transcript: "/t/s1.jsonl", Offset: 900, Line: 9, Turn: 2, Step: 2}
+	in := []ctxkeep.Chunk{step("s1", 2, 2, "ran the tests twice"), sum, step("s1", 1, 3, "edited refund.go"), first,
+		step("s1", 1, 2, "ran the tests"), step("s1", 2, 1, "user: and the docs")}
+	if n, err := st.SaveChunks(ctx, "s1", in, cur); err != nil || n != 6 {
+		t.Fatalf("SaveChunks of 5 steps and a summary = %d, %v", n, err)
+	}
+	cs, err := st.Chunks(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, c := range cs {
+		order = append(order, fmt.Sprintf("%s %d.%d", c.Kind, c.Turn, c.Step))
+	}
+	want := []string{"step 1.1", "step 1.2", "step 1.3", "step 2.1", "step 2.2", "summary 2.0"}
+	if !slices.Equal(order, want) {
+		t.Fatalf("Chunks in the order %v, want %v", order, want)
+	}
+	if c := cs[0]; c.Prompt != "fix the refund" || c.Meta.Commands[0].Errors[1] != "refund_test.go:42: got 1999 want 2000" || !c.End.Equal(first.End) {
+		t.Fatalf("step read back = %+v", c)
+	}
+	heads, err := st.ChunkHeads(ctx, "s1")
+	if err != nil || len(heads) != len(cs) {
+		t.Fatalf("ChunkHeads = %d chunks, %v; want %d", len(heads), err, len(cs))
+	}
+	for i, h := range heads {
+		c := cs[i]
+		if h.Body != "" || h.Key != c.Key || h.Turn != c.Turn || h.Step != c.Step || h.Kind != c.Kind || h.Prompt != c.Prompt ||
+			h.Summary != c.Summary || !h.End.Equal(c.End) || len(h.Meta.Commands) != len(c.Meta.Commands) {
+			t.Fatalf("ChunkHeads[%d] = %+v; want chunk %+v without its body", i, h, c)
+		}
+	}
+	if got, _, _ := st.Cursor(ctx, "s1"); got.Turn != 2 || got.Step != 2 || got.Offset != 900 {
+		t.Fatalf("Cursor = %+v, want turn 2 step 2 at 900", got)
+	}
+	// The open step grew: it replaces the old one; the others are left.
+	grown := step("s1", 2, 2, "ran the tests twice, and now zanzibar passes")
+	if n := save(t, st, "s1", step("s1", 2, 1, "user: and the docs"), grown); n != 1 {
+		t.Fatalf("saving one unchanged and one grown step wrote %d", n)
+	}
+	if hits, _ := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "zanzibar"}); len(hits) != 1 || hits[0].Key != grown.Key || hits[0].Step != 2 {
+		t.Fatalf("the grown step is not found by its new words: %+v", hits)
+	}
+	if hits, _ := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "twice"}); len(hits) != 1 {
+		t.Fatalf("the grown step is indexed %d times", len(hits))
+	}
+	rs, err := st.TurnRange(ctx, "s1", 1, 1)
+	if err != nil || len(rs) != 3 || rs[0].Step != 1 || rs[2].Step != 3 {
+		t.Fatalf("TurnRange(1, 1) = %d chunks, %v; want turn 1's three steps in order", len(rs), err)
+	}
+	if rs, _ := st.TurnRange(ctx, "s1", 2, 9); len(rs) != 2 || rs[1].Body != grown.Body {
+		t.Fatalf("TurnRange(2, 9) = %+v; want turn 2's two steps, not its summary", rs)
+	}
+	if c, err := st.Chunk(ctx, grown.Key); err != nil || c.Turn != 2 || c.Step != 2 || c.Kind != ctxkeep.KindStep {
+		t.Fatalf("Chunk(%s) = %+v, %v", grown.Key, c, err)
+	}
+}
+
+// testStepsReplaceTurn: a turn archived whole before steps came in (and
+// a compaction summary archived in it then, at step 0) is replaced by its
+// steps when it is archived again; other turns stay.
+func testStepsReplaceTurn(t *testing.T, st ctxkeep.Store) {
+	oldSummary := ctxkeep.Chunk{Key: "ks1oldsum", SessionID: "s1", Project: "/p", Kind: ctxkeep.KindSummary, Turn: 2, Body: "quokka summary"}
+	save(t, st, "s1", chunk("s1", "/p", 1, "old turn one", "quokka one"), chunk("s1", "/p", 2, "old turn two", "quokka two"), oldSummary)
+	newSummary := ctxkeep.Chunk{Key: "ks1newsum", SessionID: "s1", Project: "/p", Kind: ctxkeep.KindSummary, Turn: 2, Step: 2, Body: "quokka summary"}
+	save(t, st, "s1", step("s1", 2, 1, "user: old turn two"), step("s1", 2, 2, "quokka two, then more"), newSummary)
+	cs, _ := st.Chunks(ctx, "s1")
+	var kinds []string
+	for _, c := range cs {
+		kinds = append(kinds, fmt.Sprintf("%s %d.%d", c.Kind, c.Turn, c.Step))
+	}
+	if want := []string{"turn 1.0", "step 2.1", "step 2.2", "summary 2.2"}; !slices.Equal(kinds, want) {
+		t.Fatalf("after turn 2 came again as steps: %v, want %v (its old summary replaced too)", kinds, want)
+	}
+	hits, _ := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "quokka", Limit: 10})
+	if len(hits) != 3 {
+		t.Fatalf("the replaced turn and summary are still in the full-text index: %d hits, want 3", len(hits))
+	}
+	if rs, _ := st.TurnRange(ctx, "s1", 1, 2); len(rs) != 3 || rs[0].Kind != ctxkeep.KindTurn {
+		t.Fatalf("TurnRange over an old turn and new steps = %+v", rs)
+	}
+}
+
+// testSearchPhrase: the chunk holding the query's words as a phrase (an
+// exact line, an identifier) comes first with Phrase set, even where
+// others match the words more often.
+func testSearchPhrase(t *testing.T, st ctxkeep.Store) {
+	var cs []ctxkeep.Chunk
+	for i := range 8 {
+		cs = append(cs, step("s1", 1, i+1, "ok: 43 tests, 0 failures in 4 packages; tests of failures, tests of tests"))
+	}
+	cs[5] = step("s1", 1, 6, "FAIL: 5 tests, 4 failures")
+	cs[6] = step("s1", 1, 7, "see refund_test.go:42 for the rounding")
+	save(t, st, "s1", cs...)
+	hits, err := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "5 tests, 4 failures", Limit: 5})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("hits = %v, %v", hits, err)
+	}
+	if hits[0].Step != 6 || !hits[0].Phrase {
+		t.Fatalf("the step holding the phrase is not first with Phrase set: step %d, phrase %t", hits[0].Step, hits[0].Phrase)
+	}
+	for _, h := range hits[1:] {
+		if h.Phrase || h.Lexical <= 0 {
+			t.Errorf("step %d: Phrase %t, Lexical %v; want no phrase and a positive score", h.Step, h.Phrase, h.Lexical)
+		}
+	}
+	if len(hits) != 5 {
+		t.Errorf("Limit 5 gave %d hits", len(hits))
+	}
+	if hits, _ := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "refund_test.go:42"}); len(hits) != 1 || hits[0].Step != 7 || !hits[0].Phrase {
+		t.Errorf("an identifier is not found as a phrase: %+v", hits)
+	}
+	if hits, _ := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "failures"}); len(hits) == 0 || hits[0].Phrase {
+		t.Errorf("one word is no phrase: %+v", hits)
 	}
 }
 

@@ -341,8 +341,10 @@ func nonZeroNumber(s string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// plain is a line as a terminal shows it, trimmed: what follows its last
+// Plain is a line as a terminal shows it, trimmed: what follows its last
 // carriage return, without colour codes.
+func Plain(line string) string { return plain(line) }
+
 func plain(line string) string {
 	t := strings.TrimSpace(line)
 	if i := strings.LastIndexByte(t, '\r'); i >= 0 {

@@ -34,7 +34,7 @@ func IsOwnTool(tool string) bool {
 // narrowing as a flag and its value ("lines", "A:B"), or "failures".
 func (r Retrieval) Show(id string, part ...string) string { return r.call("show", "id", id, part) }
 
-// Recall names a call that prints an archived turn.
+// Recall names a call that prints an archived step (or turns).
 func (r Retrieval) Recall(key string) string { return r.call("recall", "key", key, nil) }
 
 // Search names a search of the archive for words.
@@ -43,6 +43,15 @@ func (r Retrieval) Search(words string) string {
 		return "`ctxkeep search \"" + words + "\"`"
 	}
 	return r.call("search", "query", words, nil)
+}
+
+// SearchSession names a search of one session's archive for words:
+// session is an id or a unique prefix of one.
+func (r Retrieval) SearchSession(words, session string) string {
+	if r.Tools == "" {
+		return "`ctxkeep search \"" + words + "\" --session " + session + "`"
+	}
+	return "`" + r.Tools + "search {" + jsonPair("query", words) + "," + jsonPair("session", session) + "}`"
 }
 
 // Name is the command or the tool alone: "`ctxkeep search`".

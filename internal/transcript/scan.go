@@ -1,12 +1,12 @@
 package transcript
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 )
 
 // Cursor is a position in a transcript: the byte offset of a line start,
@@ -30,7 +30,21 @@ const (
 	// BadField: a field had an unexpected type. The record was kept with
 	// that field zero.
 	BadField ProblemKind = "field"
+	// TooLong: the line is longer than ReadLimits.Line. It was skipped
+	// without being held in memory.
+	TooLong ProblemKind = "too-long"
 )
+
+// ReadLimits bound what one read of a transcript costs, whatever the file
+// holds. Zero fields mean no limit.
+type ReadLimits struct {
+	// Bytes is the most read in one go: the scan stops before the line
+	// that would go past it (More reports it), and resumes there.
+	Bytes int64
+	// Line is the longest line kept; a longer one is skipped (read in
+	// pieces and dropped) and reported as a TooLong problem.
+	Line int
+}
 
 // Problem reports a line that was skipped, left for later, or read only
 // in part: see ProblemKind. Problems never stop reading.
@@ -61,18 +75,26 @@ var errNoNewline = errors.New("no newline at end of file")
 // Blank lines are skipped. Lines that are not records are reported by
 // Problems and never stop the scan; only a read error does (Err).
 type Scanner struct {
-	r        *bufio.Reader
+	lines    *LineReader
 	next     Cursor
 	rec      Record
 	problems []Problem
 	err      error
+	more     bool
 	done     bool
 }
 
 // NewScanner returns a Scanner reading r, which must be positioned at
 // from.Offset.
 func NewScanner(r io.Reader, from Cursor) *Scanner {
-	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), next: from}
+	return NewLimitedScanner(r, from, ReadLimits{}, false)
+}
+
+// NewLimitedScanner is NewScanner within limits. midLine says from is
+// inside a line (a long line a limited scan was skipping when it
+// stopped): the rest of that line is skipped first.
+func NewLimitedScanner(r io.Reader, from Cursor, lim ReadLimits, midLine bool) *Scanner {
+	return &Scanner{lines: NewLineReader(r, lim, midLine), next: from}
 }
 
 // Scan advances to the next record, and reports false at the end of the
@@ -80,12 +102,19 @@ func NewScanner(r io.Reader, from Cursor) *Scanner {
 func (s *Scanner) Scan() bool {
 	for !s.done {
 		at := s.next
-		line, err := s.r.ReadBytes('\n')
+		line, n, err := s.lines.Next()
 		if err != nil {
 			s.stop(at, line, err)
 			return false
 		}
-		s.next = Cursor{Offset: at.Offset + int64(len(line)), Line: at.Line + 1}
+		s.next = Cursor{Offset: at.Offset + n, Line: at.Line + 1}
+		if line == nil {
+			if s.lines.Long() {
+				s.problems = append(s.problems, Problem{Kind: TooLong, Line: at.Line + 1, Offset: at.Offset,
+					Err: fmt.Errorf("%d bytes, over the limit of a line", n)})
+			}
+			continue
+		}
 		body := line[:len(line)-1]
 		if isBlank(body) {
 			continue
@@ -96,6 +125,10 @@ func (s *Scanner) Scan() bool {
 	}
 	return false
 }
+
+// More reports whether the scan stopped at ReadLimits.Bytes rather than
+// at the end of the input.
+func (s *Scanner) More() bool { return s.more }
 
 // parse decodes the line found at at, and reports whether it is a record.
 func (s *Scanner) parse(at Cursor, body []byte) bool {
@@ -116,17 +149,33 @@ func (s *Scanner) parse(at Cursor, body []byte) bool {
 }
 
 // stop ends the scan. An unterminated last line is left unconsumed: once
-// its writer finishes it, a later scan from the cursor reads it whole.
+// its writer finishes it, a later scan from the cursor reads it whole. So
+// is a line cut by the byte limit. A line being skipped is consumed as far
+// as it was read: the cursor then stands inside it, and the next scan
+// skips the rest (a line longer than the byte limit is passed in pieces).
 func (s *Scanner) stop(at Cursor, tail []byte, err error) {
 	s.done = true
 	if !errors.Is(err, io.EOF) {
 		s.err = err
 		return
 	}
-	if !isBlank(tail) {
+	s.more = s.lines.More()
+	if s.lines.MidLine() {
+		if s.lines.Long() {
+			s.problems = append(s.problems, Problem{Kind: TooLong, Line: at.Line + 1, Offset: at.Offset,
+				Err: errors.New("over the limit of a line")})
+		}
+		s.next = s.lines.End(at)
+		return
+	}
+	if !s.more && !isBlank(tail) {
 		s.problems = append(s.problems, Problem{Kind: Unterminated, Line: at.Line + 1, Offset: at.Offset, Err: errNoNewline})
 	}
 }
+
+// MidLine reports whether the scan stopped inside a line it was skipping:
+// a scan resuming from Cursor must start with NewLimitedScanner's midLine.
+func (s *Scanner) MidLine() bool { return s.lines.MidLine() }
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
@@ -150,6 +199,7 @@ type File struct {
 	Records  []Record
 	Problems []Problem
 	Next     Cursor // where to resume reading
+	More     bool   // the read stopped at ReadLimits.Bytes, before the end
 }
 
 // ErrShrunk is returned by ReadFile when the file is shorter than the
@@ -159,35 +209,55 @@ type File struct {
 var ErrShrunk = errors.New("transcript is shorter than the cursor")
 
 // ReadFile reads the records of the transcript at path from cursor from
-// on. The error is about the file, never its content (that is reported in
+// on: ReadFileLimited without limits.
+func ReadFile(path string, from Cursor) (*File, error) {
+	return ReadFileLimited(path, from, ReadLimits{})
+}
+
+// ReadFileLimited reads the records of the transcript at path from cursor
+// from on, within lim (zero: no limit). The file must be a regular file, not
+// reached through a symbolic link (fsx.OpenRegular): a transcript path
+// comes from hook input, and a FIFO or /dev/zero must cost nothing. The
+// error is about the file, never its content (that is reported in
 // Problems): on a read error, the records read before it are returned with
 // it, and Next is where they end.
-func ReadFile(path string, from Cursor) (*File, error) {
-	f, err := os.Open(path)
+//
+// A cursor may stand inside a line, where a limited read stopped while
+// skipping a line over lim.Line: the rest of that line is skipped.
+func ReadFileLimited(path string, from Cursor, lim ReadLimits) (*File, error) {
+	f, st, err := fsx.OpenRegular(path)
 	if err != nil {
 		return &File{Next: from}, err
 	}
 	defer f.Close()
-	if err := seek(f, from.Offset); err != nil {
+	if st.Size() < from.Offset {
+		return &File{Next: from}, fmt.Errorf("%s: %w (%d bytes, cursor at %d)", path, ErrShrunk, st.Size(), from.Offset)
+	}
+	mid, err := InsideLine(f, from.Offset)
+	if err != nil {
+		return &File{Next: from}, err
+	}
+	if _, err := f.Seek(from.Offset, io.SeekStart); err != nil {
 		return &File{Next: from}, err
 	}
 	out := &File{}
-	sc := NewScanner(f, from)
+	sc := NewLimitedScanner(f, from, lim, mid)
 	for sc.Scan() {
 		out.Records = append(out.Records, sc.Record())
 	}
-	out.Problems, out.Next = sc.Problems(), sc.Cursor()
+	out.Problems, out.Next, out.More = sc.Problems(), sc.Cursor(), sc.More()
 	return out, sc.Err()
 }
 
-func seek(f *os.File, offset int64) error {
-	st, err := f.Stat()
-	if err != nil {
-		return err
+// InsideLine reports whether offset is inside a line of f rather than at
+// the start of one (the byte before it is not a '\n').
+func InsideLine(f io.ReaderAt, offset int64) (bool, error) {
+	if offset == 0 {
+		return false, nil
 	}
-	if st.Size() < offset {
-		return fmt.Errorf("%s: %w (%d bytes, cursor at %d)", f.Name(), ErrShrunk, st.Size(), offset)
+	var b [1]byte
+	if _, err := f.ReadAt(b[:], offset-1); err != nil {
+		return false, err
 	}
-	_, err = f.Seek(offset, io.SeekStart)
-	return err
+	return b[0] != '\n', nil
 }

@@ -15,10 +15,14 @@ type Turn struct {
 	UserText      string     // what the user typed; "/name args" for a prompt command
 	AssistantText string     // the text of the turn's responses, in order, separated by blank lines
 	Calls         []ToolCall // the tool calls made in the turn, with their results
-	Records       []*Record  // the turn's conversation records, in order
-	Start, End    time.Time  // the timestamps of its first and last records
-	Interrupted   bool       // the user interrupted the model
-	Compacted     bool       // a compaction happened during the turn
+	// Orphans are results whose tool_use is not among the records given:
+	// a read that starts inside a step (one longer than a read may be) has
+	// the results of calls read before.
+	Orphans     []ToolResult
+	Records     []*Record // the turn's conversation records, in order
+	Start, End  time.Time // the timestamps of its first and last records
+	Interrupted bool      // the user interrupted the model
+	Compacted   bool      // a compaction happened during the turn
 }
 
 // Turns cuts the main conversation in recs into turns; pointers point
@@ -57,10 +61,15 @@ func Turns(recs []Record) []Turn {
 		turns[len(turns)-1].add(r)
 		turnOf[r] = len(turns) - 1
 	}
-	calls, _ := ToolCalls(recs)
+	calls, orphans := ToolCalls(recs)
 	for _, c := range calls {
 		if t, ok := turnOf[c.Use]; ok {
 			turns[t].Calls = append(turns[t].Calls, c)
+		}
+	}
+	for _, o := range orphans {
+		if t, ok := turnOf[o.Record]; ok {
+			turns[t].Orphans = append(turns[t].Orphans, o)
 		}
 	}
 	for i := range turns {
@@ -72,17 +81,22 @@ func Turns(recs []Record) []Turn {
 // add takes r into the turn.
 func (t *Turn) add(r *Record) {
 	t.Records = append(t.Records, r)
-	if !r.Timestamp.IsZero() {
-		if t.Start.IsZero() {
-			t.Start = r.Timestamp
-		}
-		t.End = r.Timestamp
-	}
+	stretch(&t.Start, &t.End, r)
 	switch {
 	case r.IsCompactBoundary():
 		t.Compacted = true
 	case r.Type == TypeUser && r.Message != nil && isInterrupt(r.Message.Content.Text()):
 		t.Interrupted = true
+	}
+}
+
+// stretch widens a span of time to r's timestamp, if it has one.
+func stretch(start, end *time.Time, r *Record) {
+	if !r.Timestamp.IsZero() {
+		if start.IsZero() {
+			*start = r.Timestamp
+		}
+		*end = r.Timestamp
 	}
 }
 

@@ -1,13 +1,14 @@
 package watch
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
 	"os"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -43,10 +44,10 @@ type Dialect interface {
 	Settles(line []byte) bool
 }
 
-// AdvanceIn is Advance for a transcript in another client's dialect.
-func (p *Progress) AdvanceIn(path string, d Dialect) error {
+// AdvanceIn is AdvanceWithin for a transcript in another client's dialect.
+func (p *Progress) AdvanceIn(path string, d Dialect, lim transcript.ReadLimits) error {
 	p.lines = d
-	return p.Advance(path)
+	return p.AdvanceWithin(path, lim)
 }
 
 // tailFrom is the size above which a transcript read for the first time is
@@ -54,64 +55,67 @@ func (p *Progress) AdvanceIn(path string, d Dialect) error {
 // a 500 MB transcript must not cost a statusline half a second.
 const tailFrom = 1 << 20
 
-// Advance reads the lines appended to the transcript at path since the
-// cursor and updates the usage. A transcript shorter than the cursor was
-// replaced: it is read again from the start. The unterminated line the
-// client may be writing is left for the next call.
-func (p *Progress) Advance(path string) error {
-	f, err := os.Open(path)
+// DefaultReadLimits bound a read when the caller has no configuration:
+// the defaults of limits.transcript_read_bytes and _line_bytes.
+var DefaultReadLimits = transcript.ReadLimits{Bytes: 64 << 20, Line: 8 << 20}
+
+// TranscriptLimits are the configured bounds of one read of a transcript.
+func TranscriptLimits(cfg *config.Config) transcript.ReadLimits {
+	return transcript.ReadLimits{Bytes: cfg.Limits.TranscriptReadBytes, Line: int(cfg.Limits.TranscriptLineBytes)}
+}
+
+// Advance is AdvanceWithin DefaultReadLimits.
+func (p *Progress) Advance(path string) error { return p.AdvanceWithin(path, DefaultReadLimits) }
+
+// AdvanceWithin reads the lines appended to the transcript at path since
+// the cursor and updates the usage, reading at most lim.Bytes (the cursor
+// goes as far as it read: the next call goes on from there) and skipping
+// lines over lim.Line unread. The transcript must be a regular file, not a
+// link (fsx.OpenRegular): a FIFO or /dev/zero is refused at once. A
+// transcript shorter than the cursor was replaced: it is read again from
+// the start. The unterminated line the client may be writing is left for
+// the next call.
+func (p *Progress) AdvanceWithin(path string, lim transcript.ReadLimits) error {
+	f, st, err := fsx.OpenRegular(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
 	size := st.Size()
 	if size < p.Cursor.Offset {
 		*p = Progress{lines: p.lines}
 	}
 	if p.Cursor.Offset == 0 && size > tailFrom {
-		return p.tail(f, size)
+		return p.tail(f, size, lim)
+	}
+	mid, err := transcript.InsideLine(f, p.Cursor.Offset)
+	if err != nil {
+		return err
 	}
 	if _, err := f.Seek(p.Cursor.Offset, io.SeekStart); err != nil {
 		return err
 	}
-	return p.forward(f)
+	return p.forward(f, lim, mid)
 }
 
-// forward reads complete lines from the cursor on. Only lines that may set
-// the usage are decoded: a 10 MB tool result is skipped with one search.
-func (p *Progress) forward(r io.Reader) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+// forward reads complete lines from the cursor on, within lim. Only lines
+// that may set the usage are decoded: a 10 MB tool result is skipped with
+// one search.
+func (p *Progress) forward(r io.Reader, lim transcript.ReadLimits, midLine bool) error {
+	lines := transcript.NewLineReader(r, lim, midLine)
 	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			var long []byte
-			long, err = readLong(br, line)
-			line = long
-		}
+		line, n, err := lines.Next()
 		if err != nil {
+			p.Cursor = lines.End(p.Cursor)
 			if errors.Is(err, io.EOF) {
 				return nil // an unterminated line stays for later
 			}
 			return err
 		}
-		p.take(line[:len(line)-1])
-		p.Cursor = transcript.Cursor{Offset: p.Cursor.Offset + int64(len(line)), Line: p.Cursor.Line + 1}
-	}
-}
-
-// readLong finishes a line longer than the reader's buffer.
-func readLong(br *bufio.Reader, first []byte) ([]byte, error) {
-	line := bytes.Clone(first)
-	for {
-		more, err := br.ReadSlice('\n')
-		line = append(line, more...)
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, err
+		if line != nil {
+			p.take(line[:len(line)-1])
 		}
+		p.Cursor = transcript.Cursor{Offset: p.Cursor.Offset + n, Line: p.Cursor.Line + 1}
 	}
 }
 
@@ -147,13 +151,20 @@ func (p *Progress) take(line []byte) {
 // tail reads a large transcript backwards, from the end to the last record
 // that sets the usage (and, for a compaction, back to the response before
 // it, for the model), and leaves the cursor at the end of the last complete
-// line. Line numbers then count from there.
-func (p *Progress) tail(f *os.File, size int64) error {
+// line. Line numbers then count from there. It reads at most tailMax
+// bytes (and lim.Bytes), skipping lines over lim.Line: with no usage found
+// within them, the cursor still goes to the end, and the next call reads
+// on from there.
+func (p *Progress) tail(f *os.File, size int64, lim transcript.ReadLimits) error {
+	budget := int64(tailMax)
+	if lim.Bytes > 0 {
+		budget = min(budget, lim.Bytes)
+	}
 	if p.lines != nil {
-		return p.tailIn(f, size, p.lines)
+		return p.tailIn(f, size, budget, lim.Line, p.lines)
 	}
 	var found []transcript.Record // newest first
-	end, err := transcript.ScanBack(f, size, func(line []byte) bool {
+	end, err := transcript.ScanBack(f, size, budget, lim.Line, func(line []byte) bool {
 		if !mayMatter(line) {
 			return true
 		}
@@ -174,6 +185,9 @@ func (p *Progress) tail(f *os.File, size int64) error {
 	if err != nil {
 		return err
 	}
+	if end < 0 {
+		end = size // no whole line: go on from the end, skipping the rest of that one
+	}
 	*p = Progress{Cursor: transcript.Cursor{Offset: end}}
 	for i := len(found) - 1; i >= 0; i-- {
 		transcript.UpdateUsage(&p.Usage, &found[i])
@@ -184,9 +198,9 @@ func (p *Progress) tail(f *os.File, size int64) error {
 
 // tailIn is tail in another dialect: the lines that matter, back to the
 // one that settles the usage, are taken again in file order.
-func (p *Progress) tailIn(f *os.File, size int64, d Dialect) error {
+func (p *Progress) tailIn(f *os.File, size, budget int64, maxLine int, d Dialect) error {
 	var found [][]byte // newest first
-	end, err := transcript.ScanBack(f, size, func(line []byte) bool {
+	end, err := transcript.ScanBack(f, size, budget, maxLine, func(line []byte) bool {
 		if !d.MayMatter(line) {
 			return true
 		}
@@ -196,6 +210,9 @@ func (p *Progress) tailIn(f *os.File, size int64, d Dialect) error {
 	if err != nil {
 		return err
 	}
+	if end < 0 {
+		end = size
+	}
 	*p = Progress{Cursor: transcript.Cursor{Offset: end}, lines: d}
 	for i := len(found) - 1; i >= 0; i-- {
 		d.Take(&p.Usage, found[i])
@@ -203,3 +220,6 @@ func (p *Progress) tailIn(f *os.File, size int64, d Dialect) error {
 	}
 	return nil
 }
+
+// tailMax is the most a first read goes back from the end.
+const tailMax = 16 << 20

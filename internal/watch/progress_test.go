@@ -115,7 +115,7 @@ func TestAdvanceOnRealSessions(t *testing.T) {
 			}
 
 			var back Progress
-			if err := back.tail(mustOpen(t, file), int64(len(data))); err != nil {
+			if err := back.tail(mustOpen(t, file), int64(len(data)), DefaultReadLimits); err != nil {
 				t.Fatal(err)
 			}
 			if !sameUsage(back.Usage, want) || back.Cursor.Offset != int64(len(data)) {

@@ -15,8 +15,9 @@ import (
 // state folder: small, rebuildable, one or two per session.
 func Dir(stateDir string) string { return filepath.Join(stateDir, "watch") }
 
-// WarnPath is the file of the warnings policy (the UserPromptSubmit hook):
-// only that hook writes it, once per prompt, so it needs no lock.
+// WarnPath is the file of the warnings policy (the UserPromptSubmit and
+// PostToolUse hooks): they read and write it under a lock (the path with
+// ".lock" added), as parallel tool calls end in parallel hooks.
 func WarnPath(dir, session string) string { return filepath.Join(dir, session+".json") }
 
 // StatusPath is the file of the statusline. It is separate from the
