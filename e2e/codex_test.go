@@ -24,7 +24,9 @@ import (
 // is without --dangerously-bypass-hook-trust, so ctxkeep's hooks run only
 // because install trusted them the way Codex itself does.
 
+// newCodexCtxkeep runs ctxkeep as the user of h, with generous deadlines.
 func newCodexCtxkeep(t *testing.T, h *codextest.Harness) *ctxkeep {
+	generousDeadlines(t, h.Home)
 	return &ctxkeep{t: t, bin: testbin.Path(t), dir: h.Project,
 		env: []string{"HOME=" + h.Home, "CODEX_HOME=" + h.CodexHome, "PATH=" + os.Getenv("PATH")}}
 }

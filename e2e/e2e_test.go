@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/ctxkeep/ctxkeep/internal/clienttest"
@@ -31,6 +32,7 @@ type ctxkeep struct {
 }
 
 func newCtxkeep(t *testing.T, h *clienttest.Harness) *ctxkeep {
+	generousDeadlines(t, h.Home)
 	return &ctxkeep{t: t, bin: testbin.Path(t), dir: h.Project, env: []string{"HOME=" + h.Home, "PATH=" + os.Getenv("PATH")}}
 }
 
@@ -130,4 +132,21 @@ func (c *ctxkeep) entries(session string) map[string]entry {
 		out[e.ToolUseID] = e
 	}
 	return out
+}
+
+// generousDeadlines writes a user config into home that raises the hooks'
+// deadlines, and so the timeouts install registers with the client: these
+// tests assert what the model sees, not how fast, and on a loaded machine a
+// hook the client kills at its timeout fails open and changes what the
+// model sees. SessionEnd keeps its default (Codex cuts it to 3 s).
+func generousDeadlines(t *testing.T, home string) {
+	t.Helper()
+	config := filepath.Join(home, ".config", "ctxkeep", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(config), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	generous := "[deadline]\ndefault = \"1m\"\nPostToolUse = \"1m\"\nSessionStart = \"1m\"\nStop = \"1m\"\nPreCompact = \"1m\"\n"
+	if err := os.WriteFile(config, []byte(generous), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -160,8 +160,8 @@ var optimizeCmd = &command{
 	summary: "compact the index: merge full-text indexes, checkpoint the WAL, vacuum",
 	group:   groupStore,
 	long: `Merges each full-text index into one b-tree, vacuums the index, and checkpoints and truncates its
-write-ahead log. Hooks wait meanwhile (at most busy_timeout, 10 s); run it when no session is
-busy.`,
+write-ahead log. Hooks wait meanwhile, each at most until its deadline, then fail open; run it when
+no session is busy.`,
 	examples: []string{"ctxkeep optimize"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &optimizeOptions{}

@@ -170,7 +170,7 @@ func (h *Harness) TryRun(prompt string, extra ...string) *Result {
 	res := &Result{Run: h.runs, Args: args}
 	h.t.Cleanup(func() {
 		if h.t.Failed() {
-			h.t.Logf("%s stderr:\n%s", res, tail(res.Stderr, 8000))
+			h.t.Logf("%s stderr, its hook and warning lines:\n%s\nits end:\n%s", res, hookLines(res.Stderr), tail(res.Stderr, 8000))
 		}
 	})
 	ctx, cancel := context.WithTimeout(h.t.Context(), h.Timeout)
@@ -274,6 +274,19 @@ func (r *Result) Hooks() map[string]int {
 		}
 	}
 	return out
+}
+
+// hookLines are the lines of Codex's stderr that say what its hooks did
+// and what went wrong, wherever they are: a failing run's tail may be a
+// tool's output.
+func hookLines(stderr string) string {
+	var b strings.Builder
+	for line := range strings.Lines(stderr) {
+		if strings.HasPrefix(line, "hook: ") || strings.Contains(line, " WARN ") || strings.Contains(line, " ERROR ") {
+			b.WriteString("  " + tail(line, 400))
+		}
+	}
+	return b.String()
 }
 
 func tail(s string, n int) string {

@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 	_ "github.com/ncruces/go-sqlite3/driver" // registers the "sqlite3" driver
@@ -55,19 +56,30 @@ type DB struct {
 // database on the hook path. Write transactions take the write lock at
 // BEGIN (_txlock=immediate): with a deferred BEGIN, concurrent hook
 // processes fail with SQLITE_BUSY instead of waiting (docs/DEPENDENCIES.md).
+//
+// How long a caller waits for the lock: the CLI 10 s, then "database is
+// locked"; the hook path (an existing index, not created) as long as its
+// context lets it, which is the hook's deadline (the driver's busy handler
+// honours the context), so that a hook on a loaded machine waits its turn
+// rather than failing open while it still has time.
 func dsn(path string, create bool) string {
-	mode := "rw"
+	mode, busy := "rw", hookBusyTimeout
 	if create {
-		mode = "rwc"
+		mode, busy = "rwc", cliBusyTimeout
 	}
 	q := url.Values{}
 	q.Set("mode", mode)
 	q.Set("_txlock", "immediate")
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
+
+const (
+	cliBusyTimeout  = 10 * time.Second
+	hookBusyTimeout = 10 * time.Minute // the longest deadline config allows
+)
 
 // Open opens an existing, migrated index without changing its schema.
 func Open(path string) (*DB, error) {

@@ -184,3 +184,36 @@ func TestStatsFailuresAndPercentiles(t *testing.T) {
 		t.Fatalf("%+v", stats)
 	}
 }
+
+// The hook path waits for the write lock as long as its context lets it,
+// and no longer: while another process holds the lock, a write whose
+// context ends gives up with the context's error, not "database is
+// locked" after a fixed wait (nor after the hook's deadline).
+func TestHookWaitsForTheLockUntilItsContextEnds(t *testing.T) {
+	path := newDB(t).Path()
+	holder, err := OpenMigrate(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.sql.BeginTx(ctx, nil) // _txlock=immediate: takes the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+
+	hook, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hook.Close()
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	_, err = hook.SaveChunks(short, "s1", nil, ctxkeep.ArchiveCursor{Offset: 1})
+	if err == nil || short.Err() == nil {
+		t.Fatalf("a write under another's lock returned %v before its context ended", err)
+	}
+	if hookBusyTimeout < 10*time.Minute || cliBusyTimeout != 10*time.Second {
+		t.Errorf("busy timeouts: hook %v (want at least the longest deadline, 10m), CLI %v", hookBusyTimeout, cliBusyTimeout)
+	}
+}
