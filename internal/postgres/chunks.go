@@ -22,6 +22,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -290,56 +291,12 @@ const maxPhrase = 12
 // Search is SearchChunks with the owner of each chunk; a chunk holding the
 // query's words as a phrase (an exact line, an identifier) comes first,
 // Phrase set, as in the local index.
+//
+// The chunks matching the words are ranked in the database (search_chunks,
+// keys and ranks only) over a pool wider than the limit, then weighed by
+// the rarity of the words each holds and by the phrase, and only the best
+// are read.
 func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
-	tokens := text.Tokens(q.Text)
-	if len(tokens) < 2 || len(tokens) > maxPhrase {
-		return db.search(ctx, q)
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 20
-	}
-	wide := q
-	wide.Limit = max(4*limit, 50) // the phrase may be in a chunk the words alone rank low
-	hits, err := db.search(ctx, wide)
-	if err != nil || len(hits) == 0 {
-		return hits, err
-	}
-	keys := make([]string, len(hits))
-	for i, h := range hits {
-		keys[i] = h.Key
-	}
-	rows, err := db.pool.Query(ctx, `SELECT key FROM chunks WHERE key = ANY($1) AND tsv @@ phraseto_tsquery('english', $2)`,
-		keys, strings.Join(tokens, " "))
-	if err != nil {
-		return nil, describe(err)
-	}
-	phrased, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, describe(err)
-	}
-	out := make([]Hit, 0, limit)
-	for _, h := range hits {
-		if slices.Contains(phrased, h.Key) && len(out) < limit {
-			h.Phrase = true
-			out = append(out, h)
-		}
-	}
-	for _, h := range hits {
-		if !h.Phrase && !slices.Contains(phrased, h.Key) && len(out) < limit {
-			out = append(out, h)
-		}
-	}
-	return out, nil
-}
-
-// search ranks the chunks matching any word of q.Text
-// matches (through the vector), and so does any path or identifier of it
-// found in the files a chunk touched (through the trigram index).
-// Lexical is ts_rank with the columns' weights, normalised by the log of
-// the chunk's length, plus pathBoost per path found: positive, higher is
-// better.
-func (db *DB) search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 	words, err := db.searchWords(ctx, queryWords(q.Text))
 	if err != nil {
 		return nil, err
@@ -351,22 +308,88 @@ func (db *DB) search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 	if limit <= 0 {
 		limit = 20
 	}
-	wide := q
-	if len(words) > 1 {
-		wide.Limit = max(4*limit, 50) // the rare word may be in a chunk ts_rank puts low
+	tokens := text.Tokens(q.Text)
+	phrase := len(tokens) >= 2 && len(tokens) <= maxPhrase
+	pool := limit
+	if len(words) > 1 || phrase {
+		pool = max(4*limit, 50) // the rare word, or the phrase, may be in a chunk ts_rank puts low
 	}
-	hits, err := db.match(ctx, wide, words)
-	if err != nil {
+	hits, err := db.match(ctx, q, words, pool)
+	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
 	if err := db.weighByRarity(ctx, hits, words); err != nil {
 		return nil, err
 	}
-	return hits[:min(limit, len(hits))], nil
+	if phrase {
+		if hits, err = db.phraseFirst(ctx, hits, tokens); err != nil {
+			return nil, err
+		}
+	}
+	return db.readHits(ctx, hits[:min(limit, len(hits))])
 }
 
-// match finds and ranks the chunks holding words (search).
-func (db *DB) match(ctx context.Context, q ctxkeep.ChunkQuery, words []searchWord) ([]Hit, error) {
+// phraseFirst moves the hits holding tokens as a phrase first, Phrase set.
+func (db *DB) phraseFirst(ctx context.Context, hits []Hit, tokens []string) ([]Hit, error) {
+	rows, err := db.pool.Query(ctx, `SELECT key FROM chunks WHERE key = ANY($1) AND tsv @@ phraseto_tsquery('english', $2)`,
+		hitKeys(hits), strings.Join(tokens, " "))
+	if err != nil {
+		return nil, describe(err)
+	}
+	phrased, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, describe(err)
+	}
+	out := make([]Hit, 0, len(hits))
+	for i := range hits {
+		if hits[i].Phrase = slices.Contains(phrased, hits[i].Key); hits[i].Phrase {
+			out = append(out, hits[i])
+		}
+	}
+	for _, h := range hits {
+		if !h.Phrase {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// readHits reads the chunks of hits (which hold only keys and ranks), as
+// the role, through row-level security again, keeping their order.
+func (db *DB) readHits(ctx context.Context, hits []Hit) ([]Hit, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+chunkColumns+` FROM chunks WHERE key = ANY($1)`, hitKeys(hits))
+	if err != nil {
+		return nil, describe(err)
+	}
+	read, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Owned, error) { return scanChunk(r) })
+	if err != nil {
+		return nil, describe(err)
+	}
+	out := make([]Hit, 0, len(hits))
+	for _, h := range hits {
+		if i := slices.IndexFunc(read, func(c Owned) bool { return c.Key == h.Key }); i >= 0 {
+			h.Chunk, h.Owner = read[i].Chunk, read[i].Owner
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+func hitKeys(hits []Hit) []string {
+	keys := make([]string, len(hits))
+	for i, h := range hits {
+		keys[i] = h.Key
+	}
+	return keys
+}
+
+// match ranks up to limit chunks holding words (Search): their keys and
+// ranks. A chunk matches when any word of q.Text matches (through the
+// vector), or any path or identifier of it is found in the files it
+// touched (through the trigram index). Lexical is ts_rank with the
+// columns' weights, normalised by the log of the chunk's length, plus
+// pathBoost per path found: positive, higher is better.
+func (db *DB) match(ctx context.Context, q ctxkeep.ChunkQuery, words []searchWord, limit int) ([]Hit, error) {
 	all := make([]string, len(words))
 	for i, w := range words {
 		all[i] = w.word
@@ -381,17 +404,13 @@ func (db *DB) match(ctx context.Context, q ctxkeep.ChunkQuery, words []searchWor
 		// paths alone find the chunks that touched those files.
 		cand = ""
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 20
-	}
-	hits, err := db.searchChunks(ctx, q, strings.Join(all, " | "), cand, paths, limit)
+	hits, err := db.rank(ctx, q, strings.Join(all, " | "), cand, paths, limit)
 	if err != nil || len(hits) >= limit || len(words) < 2 || words[0].rows <= rankCap {
 		return hits, err
 	}
 	// Every word was common, and few chunks have them all: the newest
 	// chunks with the rarest word fill the list.
-	more, err := db.searchChunks(ctx, q, strings.Join(all, " | "), words[0].word, nil, limit)
+	more, err := db.rank(ctx, q, strings.Join(all, " | "), words[0].word, nil, limit)
 	for _, h := range more {
 		if len(hits) < limit && !slices.ContainsFunc(hits, func(x Hit) bool { return x.Key == h.Key }) {
 			hits = append(hits, h)
@@ -406,87 +425,131 @@ func (db *DB) match(ctx context.Context, q ctxkeep.ChunkQuery, words []searchWor
 // the query's words are, not how rare they are: a step saying three
 // common words of the query ("expected", "42") would outrank the one
 // holding the single rare word asked for (a test's name), where the local
-// index's BM25 weighs each word by its rarity. A word weighs its inverse
-// document frequency, counted up to rarityCap chunks: the planner's
-// estimates (searchWords) are all alike until the table is analysed, which
-// a small team archive may never be. One round trip.
+// index's BM25 weighs each word by its rarity. A word weighs BM25's
+// inverse document frequency, from the planner's estimates (searchWords);
+// in an archive of at most exactCount chunks, which autovacuum may not
+// have analysed yet (the estimates are then all alike), from exact counts.
+// One round trip, two for a small archive.
 func (db *DB) weighByRarity(ctx context.Context, hits []Hit, words []searchWord) error {
 	if len(hits) < 2 || len(words) < 2 {
 		return nil
 	}
-	keys, list := make([]string, len(hits)), make([]string, len(words))
-	for i, h := range hits {
-		keys[i] = h.Key
-	}
+	list := make([]string, len(words))
 	for i, w := range words {
 		list[i] = w.word
 	}
 	b := &pgx.Batch{}
-	b.Queue(`SELECT count(*) FROM (SELECT 1 FROM chunks LIMIT $1) c`, rarityCap*10)
-	for _, w := range list {
-		b.Queue(`SELECT count(*) FROM (SELECT 1 FROM chunks WHERE tsv @@ to_tsquery('english', $1) LIMIT $2) c`, w, rarityCap)
-	}
+	b.Queue(`EXPLAIN (FORMAT JSON) SELECT 1 FROM chunks`)
 	b.Queue(`SELECT c.key, w.i::int FROM chunks c, unnest($2::text[]) WITH ORDINALITY AS w(word, i)
-		WHERE c.key = ANY($1) AND c.tsv @@ to_tsquery('english', w.word)`, keys, list)
+		WHERE c.key = ANY($1) AND c.tsv @@ to_tsquery('english', w.word)`, hitKeys(hits), list)
 	res := db.pool.SendBatch(ctx, b)
-	defer res.Close()
-	var all float64
-	if err := res.QueryRow().Scan(&all); err != nil {
+	var plan []struct {
+		Plan struct {
+			Rows float64 `json:"Plan Rows"`
+		}
+	}
+	if err := res.QueryRow().Scan(&plan); err != nil || len(plan) != 1 {
+		res.Close()
 		return describe(err)
 	}
-	idf := make([]float64, len(words))
-	total := 0.0
-	for i := range words {
-		var n float64
-		if err := res.QueryRow().Scan(&n); err != nil {
-			return describe(err)
-		}
-		idf[i] = math.Log(1 + (all-n+0.5)/(n+0.5)) // BM25's, as FTS5 weighs: a word in every chunk weighs almost nothing
-		total += idf[i]
-	}
+	held := map[string][]int{}
 	rows, err := res.Query()
 	if err != nil {
+		res.Close()
 		return describe(err)
 	}
-	held := map[string]float64{}
 	for rows.Next() {
 		var key string
 		var i int
 		if err := rows.Scan(&key, &i); err != nil {
+			res.Close()
 			return describe(err)
 		}
-		held[key] += idf[i-1]
+		held[key] = append(held[key], i-1)
 	}
-	if err := rows.Err(); err != nil || total == 0 {
+	if err := errors.Join(rows.Err(), res.Close()); err != nil {
 		return describe(err)
 	}
+	all, df := plan[0].Plan.Rows, make([]float64, len(words))
+	for i, w := range words {
+		df[i] = w.rows
+	}
+	if all <= exactCount {
+		if all, df, err = db.countWords(ctx, list); err != nil {
+			return err
+		}
+	}
+	idf, total := make([]float64, len(words)), 0.0
+	for i := range words {
+		n := min(df[i], all)
+		idf[i] = math.Log(1 + (all-n+0.5)/(n+0.5)) // BM25's, as FTS5: a word in every chunk weighs almost nothing
+		total += idf[i]
+	}
+	if total == 0 {
+		return nil
+	}
 	for i := range hits {
-		hits[i].Lexical *= 0.25 + 0.75*held[hits[i].Key]/total // a hit holds a word at least: never zero
+		sum := 0.0
+		for _, w := range held[hits[i].Key] {
+			sum += idf[w]
+		}
+		hits[i].Lexical *= 0.25 + 0.75*sum/total // a hit holds a word at least: never zero
 	}
 	slices.SortStableFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Lexical, a.Lexical) })
 	return nil
 }
 
-// rarityCap bounds the chunks counted per word by weighByRarity: past it a
-// word is common, and how common no longer changes the order.
-const rarityCap = 10000
+// exactCount is the size of archive whose words weighByRarity counts
+// rather than estimates: a scan of that many rows is quick even as a
+// member, for whom row-level security keeps the GIN index unused.
+var exactCount = 20000.0 // a variable for the tests of the estimates
 
-// searchChunks runs search_chunks (the migration), which finds and ranks
-// the keys; the chunks are then read as the role, through row-level
-// security again.
-func (db *DB) searchChunks(ctx context.Context, q ctxkeep.ChunkQuery, all, cand string, paths []string, limit int) ([]Hit, error) {
-	cols := "c." + strings.ReplaceAll(chunkColumns, ", ", ", c.")
-	rows, err := db.pool.Query(ctx, `SELECT `+cols+`, s.rank
-		FROM search_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9, `+rankWeights+`) s JOIN chunks c ON c.key = s.key
-		ORDER BY s.rank DESC, c.key`,
+// countWords counts the chunks (as the role sees them) and those holding
+// each word.
+func (db *DB) countWords(ctx context.Context, words []string) (all float64, df []float64, err error) {
+	df = make([]float64, len(words))
+	err = db.pool.QueryRow(ctx, `SELECT count(*), `+countColumns(len(words))+` FROM chunks`, anySlice(words)...).Scan(append([]any{&all}, ptrs(df)...)...)
+	return all, df, describe(err)
+}
+
+func countColumns(n int) string {
+	cols := make([]string, n)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("count(*) FILTER (WHERE tsv @@ to_tsquery('english', $%d))", i+1)
+	}
+	return strings.Join(cols, ", ")
+}
+
+func anySlice(words []string) []any {
+	out := make([]any, len(words))
+	for i, w := range words {
+		out[i] = w
+	}
+	return out
+}
+
+func ptrs(f []float64) []any {
+	out := make([]any, len(f))
+	for i := range f {
+		out[i] = &f[i]
+	}
+	return out
+}
+
+// rank runs search_chunks (the migration), which finds and ranks the
+// keys, as a security-definer function that applies the grants itself.
+func (db *DB) rank(ctx context.Context, q ctxkeep.ChunkQuery, all, cand string, paths []string, limit int) ([]Hit, error) {
+	rows, err := db.pool.Query(ctx, `SELECT s.key, s.rank
+		FROM search_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9, `+rankWeights+`) s
+		ORDER BY s.rank DESC, s.key`,
 		all, cand, paths, nullText(q.Session), nullText(q.Project), nullText(q.Kind), rankCap, limit, pathBoost)
 	if err != nil {
 		return nil, describe(err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Hit, error) {
-		var rank float64
-		c, err := scanChunk(r, &rank)
-		return Hit{ChunkHit: ctxkeep.ChunkHit{Chunk: c.Chunk, Lexical: rank}, Owner: c.Owner}, err
+		var h Hit
+		err := r.Scan(&h.Key, &h.Lexical)
+		return h, err
 	})
 	return out, describe(err)
 }

@@ -64,10 +64,19 @@ func TestRareWordsRankFirst(t *testing.T) {
 	if _, err := db.SaveChunks(ctx, "s1", chunks, ctxkeep.ArchiveCursor{}); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := db.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "TestCheckoutTotals expected 42 got 41", Limit: 10})
-	if err != nil || len(hits) != 10 || hits[0].Turn != 1 {
-		t.Fatalf("%d hits, %v; want 10, turn 1 (the rare word) first", len(hits), err)
+	search := func(how string) {
+		hits, err := db.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "TestCheckoutTotals expected 42 got 41", Limit: 10})
+		if err != nil || len(hits) != 10 || hits[0].Turn != 1 {
+			t.Fatalf("%s: %d hits, %v; want 10, turn 1 (the rare word) first", how, len(hits), err)
+		}
 	}
+	search("words counted (a small archive)")
+	restore, err := postgres.EstimateRarity(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	search("words estimated by the planner (a large archive)")
 }
 
 // Text PostgreSQL cannot store as it is (NUL bytes, invalid UTF-8) is
