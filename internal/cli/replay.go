@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/replay"
 	"github.com/ctxkeep/ctxkeep/internal/sample"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 var replayCmd = &command{
@@ -126,12 +127,12 @@ func printReplay(a *app, r replay.Report) {
 	fmt.Fprintf(w, "\nWith ctxkeep, %.1f%% of the tool output would have entered the context (~%d tokens kept out).\n",
 		100*r.Total.Ratio(), r.Total.TokensBefore()-r.Total.TokensAfter())
 	if r.Total.SwappedChars > 0 {
-		fmt.Fprintf(w, "The %d outputs swapped out: %d characters, replaced by %d characters of views (%.1f%%).\n",
-			r.Total.Swapped, r.Total.SwappedChars, r.Total.ViewChars, 100*float64(r.Total.ViewChars)/float64(r.Total.SwappedChars))
+		fmt.Fprintf(w, "The %s swapped out: %d characters, replaced by %d characters of views (%.1f%%).\n",
+			text.Plural(r.Total.Swapped, "output"), r.Total.SwappedChars, r.Total.ViewChars, 100*float64(r.Total.ViewChars)/float64(r.Total.SwappedChars))
 	}
 	if r.Total.CondensedChars > 0 {
-		fmt.Fprintf(w, "The %d outputs condensed: %d characters, down to %d (%.1f%%), every failure with its causes kept.\n",
-			r.Total.Condensed, r.Total.CondensedChars, r.Total.CondensedTo, 100*float64(r.Total.CondensedTo)/float64(r.Total.CondensedChars))
+		fmt.Fprintf(w, "The %s condensed: %d characters, down to %d (%.1f%%), every failure with its causes kept.\n",
+			text.Plural(r.Total.Condensed, "output"), r.Total.CondensedChars, r.Total.CondensedTo, 100*float64(r.Total.CondensedTo)/float64(r.Total.CondensedChars))
 	}
 	if r.Total.Pointers > 0 {
 		fmt.Fprintf(w, "%d unchanged re-read(s) would have been answered by a pointer to the earlier Read.\n", r.Total.Pointers)

@@ -273,7 +273,7 @@ func runs(rs []archive.Run, checksOnly bool) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("`%s`: last exit %s in turn %d, %s, %d failed [%s]",
-			text.Squash(r.Command, maxCommand), exitText(r.Exit), r.Turn, plural(r.Runs, "run"), r.Failures, r.Key))
+			text.Squash(r.Command, maxCommand), exitText(r.Exit), r.Turn, text.Plural(r.Runs, "run"), r.Failures, r.Key))
 	}
 	return out
 }
@@ -281,13 +281,6 @@ func runs(rs []archive.Run, checksOnly bool) []string {
 // maxCommand caps a command in a list: its start says what it is, and
 // the chunk holds it whole.
 const maxCommand = 160
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
 
 func exitText(code int) string {
 	if code < 0 {

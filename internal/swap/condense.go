@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep/internal/redact"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // Condensing: a test run that prints one line per passing test, a package
@@ -479,7 +480,7 @@ func render(lines []string, folds []foldKind, label func(foldKind) string) (body
 		if j == i+1 {
 			where = fmt.Sprintf("L%d", j)
 		}
-		marker := fmt.Sprintf("[… %s folded, %s: %s]\n", plural(j-i, "line"), where, labelCounts(run))
+		marker := fmt.Sprintf("[… %s folded, %s: %s]\n", text.Plural(j-i, "line"), where, labelCounts(run))
 		if len(marker) >= size {
 			for k := i; k < j; k++ {
 				b.WriteString(lines[k])

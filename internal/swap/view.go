@@ -156,9 +156,9 @@ func failureSection(it Item, lines []string, cap int, r Retrieval, room *int) (s
 		return "", shown, 0
 	}
 	var b strings.Builder
-	b.WriteString(plural(count.Failures, "failure"))
+	b.WriteString(text.Plural(count.Failures, "failure"))
 	if count.Lines > count.Failures {
-		b.WriteString(", " + plural(count.Lines, "line") + " with their causes")
+		b.WriteString(", " + text.Plural(count.Lines, "line") + " with their causes")
 	}
 	b.WriteString(":\n")
 	*room -= b.Len()
@@ -187,12 +187,12 @@ func failureSection(it Item, lines []string, cap int, r Retrieval, room *int) (s
 	}
 	if rest := count.Lines - len(picked); rest > 0 {
 		unlisted := count.Failures - markersIn(fs, shown)
-		more := plural(rest, "more line")
+		more := text.Plural(rest, "more line")
 		switch {
 		case count.Lines == count.Failures:
-			more = plural(unlisted, "more failure")
+			more = text.Plural(unlisted, "more failure")
 		case unlisted > 0:
-			more += " (" + plural(unlisted, "more failure") + ")"
+			more += " (" + text.Plural(unlisted, "more failure") + ")"
 		}
 		s := fmt.Sprintf("  … %s: %s\n", more, r.Show(it.ID, "failures"))
 		b.WriteString(s)
@@ -210,14 +210,6 @@ func markersIn(fs []Failure, shown map[int]bool) int {
 		}
 	}
 	return n
-}
-
-// plural writes "1 failure", "3 failures".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // summaryRoom is view.summary_length, except for a source file, whose
