@@ -11,23 +11,27 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/storetest"
 )
 
-// A Codex session archives like a Claude Code one: its turn is a chunk of
-// the Codex agent, with its command and exit status, the file its patch
-// wrote, searchable, and the working state folds from it.
+// A Codex session archives like a Claude Code one: its turn is cut into
+// steps of the Codex agent (the calls, then the answer), with its command
+// and exit status, the file its patch wrote, searchable, and the working
+// state folds from them.
 func TestArchivesACodexSession(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.Local(t, t.TempDir())
 	s := keep.Session{ID: "01a20989-cf1f-7171-a8fb-dd77982d6fa6", Project: "/home/user/work",
 		Transcript: "testdata/rollout_multi_tools.trimmed.jsonl", Agent: ctxkeep.AgentCodex, Read: keep.ReadTurns(Reader{})}
 	res, err := keep.Archive(ctx, st, s)
-	if err != nil || res.Written != 1 || res.Usage.Tokens != 1050 {
+	if err != nil || res.Written != 2 || res.Usage.Tokens != 1050 {
 		t.Fatalf("archive: %+v, %v", res, err)
 	}
 	chunks, err := st.Chunks(ctx, s.ID)
-	if err != nil || len(chunks) != 1 {
+	if err != nil || len(chunks) != 2 {
 		t.Fatalf("%d chunks, %v", len(chunks), err)
 	}
 	c := chunks[0]
+	if c.Kind != ctxkeep.KindStep || c.Step != 1 || chunks[1].Step != 2 || !strings.Contains(chunks[1].Body, "assistant: Done: the command printed hello") {
+		t.Errorf("steps: %+v", chunks)
+	}
 	if c.Agent != ctxkeep.AgentCodex || c.Prompt != "Run the command please" {
 		t.Errorf("chunk agent %q prompt %q", c.Agent, c.Prompt)
 	}
@@ -41,7 +45,7 @@ func TestArchivesACodexSession(t *testing.T) {
 		t.Errorf("body:\n%s", c.Body)
 	}
 	hits, err := st.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: "hello.txt", Project: s.Project})
-	if err != nil || len(hits) != 1 || hits[0].Agent != ctxkeep.AgentCodex {
+	if err != nil || len(hits) == 0 || hits[0].Agent != ctxkeep.AgentCodex || hits[0].Step != 1 {
 		t.Errorf("search: %+v, %v", hits, err)
 	}
 	state := archive.Fold(s.ID, chunks, func(string) bool { return false })
@@ -65,7 +69,7 @@ func TestArchivesAFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	chunks, _ := st.Chunks(ctx, "s1")
-	if len(chunks) != 1 || len(chunks[0].Meta.Commands) != 1 {
+	if len(chunks) != 2 || len(chunks[0].Meta.Commands) != 1 {
 		t.Fatalf("chunks %+v", chunks)
 	}
 	cmd := chunks[0].Meta.Commands[0]

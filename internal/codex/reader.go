@@ -3,7 +3,9 @@ package codex
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
@@ -58,6 +60,18 @@ type builder struct {
 	// a prompt: a turn starts there, so that reading from its cursor again
 	// sees its turn_context (the cwd its patches are relative to).
 	task *transcript.Cursor
+	// pieces are the current turn's messages and calls in the order the
+	// model wrote them, from which finish cuts its steps.
+	pieces []piece
+}
+
+// piece is a message of the model (text, an index in builder.assistant)
+// or a call (calls of the turn's Calls from call on: apply_patch gives one
+// per file), where its line is.
+type piece struct {
+	text, call, calls int
+	offset            int64
+	time              time.Time
 }
 
 func (b *builder) take(kind string, p *payload, r *transcript.Record) {
@@ -92,6 +106,7 @@ func (b *builder) responseItem(p *payload, r *transcript.Record) {
 		case p.Role == "assistant":
 			if t := strings.TrimSpace(p.text()); t != "" {
 				b.turn(r).Turn.End = r.Timestamp
+				b.pieces = append(b.pieces, piece{text: len(b.assistant), call: -1, offset: r.Offset, time: r.Timestamp})
 				b.assistant = append(b.assistant, reply{id: p.ID, text: t})
 			}
 		}
@@ -190,6 +205,7 @@ type reply struct{ id, text string }
 func (b *builder) dropSummaryAnswer() {
 	if n := len(b.assistant); n > 0 && b.items && !b.confirmed[b.assistant[n-1].id] {
 		b.assistant = b.assistant[:n-1]
+		b.pieces = slices.DeleteFunc(b.pieces, func(p piece) bool { return p.text == n-1 })
 	}
 }
 
@@ -203,7 +219,53 @@ func (b *builder) finish() {
 		texts[i] = m.text
 	}
 	b.cur.AssistantText = strings.Join(texts, "\n\n")
-	b.cur, b.assistant, b.calls = nil, nil, nil
+	b.cur.Steps = b.steps()
+	b.cur, b.assistant, b.calls, b.pieces = nil, nil, nil, nil
+}
+
+// steps cuts the current turn into steps as transcript.Turn.Steps cuts a
+// Claude Code turn: the model's words start a step and the calls they
+// announce join it, up to transcript.StepRun calls and StepBytes bytes of
+// input and output; past that, a call starts a step of its own. The cut
+// depends only on what came before, so that reading the turn again, grown,
+// gives the same steps (the last one grown). nil for a turn without a
+// message or call.
+func (b *builder) steps() []keep.TurnStep {
+	t := b.cur
+	var out []keep.TurnStep
+	var calls, size int
+	for _, p := range b.pieces {
+		isText := p.call < 0
+		if len(out) == 0 || isText && calls > 0 || !isText && (calls >= transcript.StepRun || size >= transcript.StepBytes) {
+			out = append(out, keep.TurnStep{Step: transcript.Step{Start: p.time}, Offset: p.offset})
+			calls, size = 0, 0
+		}
+		st := &out[len(out)-1].Step
+		if !p.time.IsZero() {
+			st.End = p.time
+		}
+		if isText {
+			text := b.assistant[p.text].text
+			st.Items = append(st.Items, transcript.StepItem{Text: text, Call: -1})
+			st.AssistantText = strings.TrimPrefix(st.AssistantText+"\n\n"+text, "\n\n")
+			continue
+		}
+		for _, c := range t.Calls[p.call : p.call+p.calls] {
+			st.Items = append(st.Items, transcript.StepItem{Call: len(st.Calls)})
+			st.Calls = append(st.Calls, c)
+			size += len(c.Input)
+			if c.Result != nil {
+				size += len(c.Result.Content.String)
+			}
+		}
+		calls++
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	out[0].UserText, out[0].Start, out[0].Offset = t.UserText, t.Start, t.At.Offset
+	out[len(out)-1].Interrupted = t.Interrupted
+	return out
 }
 
 // call adds a tool call to the current turn, in the archive's names.
@@ -214,7 +276,9 @@ func (b *builder) call(r *transcript.Record, id, name string, args json.RawMessa
 		b.calls = map[string]int{}
 	}
 	b.calls[id] = len(t.Calls) // the first of the calls carries the result
-	t.Calls = append(t.Calls, b.translate(id, name, args, freeform)...)
+	calls := b.translate(id, name, args, freeform)
+	b.pieces = append(b.pieces, piece{text: -1, call: len(t.Calls), calls: len(calls), offset: r.Offset, time: r.Timestamp})
+	t.Calls = append(t.Calls, calls...)
 }
 
 // translate names a call the way the archive reads calls.

@@ -2,6 +2,9 @@ package codex
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,4 +148,69 @@ func TestCompactionAnswerIsNotTheReply(t *testing.T) {
 	if strings.Contains(r.Turns[0].AssistantText, "MOCK-SUMMARY") || !strings.HasPrefix(r.Turns[0].AssistantText, "Done: the command printed") {
 		t.Errorf("reply %q", r.Turns[0].AssistantText)
 	}
+}
+
+// A long turn is cut into steps as a Claude Code turn is: the model's
+// words start a step and the calls they announce join it, at most
+// transcript.StepRun of them; the cut is the same when the turn is read
+// again after it grew (the archive's step keys stay).
+func TestLongTurnIsCutIntoSteps(t *testing.T) {
+	lines := []string{
+		line("2026-11-26T10:00:00.000Z", "session_meta", map[string]any{"id": "s1", "cwd": "/p", "cli_version": "0.169.0"}),
+		line("2026-11-26T10:00:01.000Z", "response_item", map[string]any{"type": "message", "role": "user",
+			"content": []map[string]string{{"type": "input_text", "text": "make the suite pass"}}}),
+		say("2026-11-26T10:00:02.000Z", "I will run each package's tests."),
+	}
+	for i := range 6 {
+		id := fmt.Sprintf("call_%d", i)
+		lines = append(lines,
+			line(fmt.Sprintf("2026-11-26T10:01:%02d.000Z", i), "response_item", map[string]any{"type": "function_call", "name": "exec_command", "call_id": id,
+				"arguments": fmt.Sprintf(`{"cmd":"go test ./pkg%d"}`, i)}),
+			line(fmt.Sprintf("2026-11-26T10:01:%02d.500Z", i), "response_item", map[string]any{"type": "function_call_output", "call_id": id, "output": "ok"}))
+	}
+	grown := len(lines)
+	lines = append(lines, say("2026-11-26T10:02:00.000Z", "pkg3 fails; fixing it."),
+		line("2026-11-26T10:02:01.000Z", "response_item", map[string]any{"type": "function_call", "name": "exec_command", "call_id": "call_fix",
+			"arguments": `{"cmd":"sed -i s/1999/2000/ pkg3/refund.go"}`}),
+		say("2026-11-26T10:02:02.000Z", "Fixed: every package passes."))
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+
+	cut := func(lines []string) []keep.TurnStep {
+		writeRollout(t, path, lines)
+		f, err := Reader{}.Read(path, transcript.Cursor{}, ctxkeep.Usage{})
+		if err != nil || len(f.Turns) != 1 {
+			t.Fatalf("read: %+v, %v", f, err)
+		}
+		return f.Turns[0].Steps
+	}
+	steps := cut(lines)
+	var got []string
+	for _, s := range steps {
+		var cmds []string
+		for _, c := range s.Calls {
+			cmds = append(cmds, strings.TrimPrefix(strings.TrimSuffix(string(c.Input), `"}`), `{"command":"`))
+		}
+		got = append(got, fmt.Sprintf("%q %v", s.AssistantText, cmds))
+	}
+	want := []string{
+		`"I will run each package's tests." [go test ./pkg0 go test ./pkg1 go test ./pkg2 go test ./pkg3]`,
+		`"" [go test ./pkg4 go test ./pkg5]`,
+		`"pkg3 fails; fixing it." [sed -i s/1999/2000/ pkg3/refund.go]`,
+		`"Fixed: every package passes." []`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if steps[0].UserText != "make the suite pass" || steps[1].UserText != "" || steps[0].Offset == steps[1].Offset {
+		t.Errorf("first step's prompt %q, second's %q; offsets %d, %d", steps[0].UserText, steps[1].UserText, steps[0].Offset, steps[1].Offset)
+	}
+	early := cut(lines[:grown])
+	if len(early) != 2 || early[0].Offset != steps[0].Offset || early[1].Offset != steps[1].Offset || len(early[0].Calls) != 4 {
+		t.Errorf("the turn read before it grew: %d steps", len(early))
+	}
+}
+
+func say(ts, text string) string {
+	return line(ts, "response_item", map[string]any{"type": "message", "role": "assistant",
+		"content": []map[string]string{{"type": "output_text", "text": text}}})
 }

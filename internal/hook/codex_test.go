@@ -199,7 +199,8 @@ func TestCodexRestoresAfterCompaction(t *testing.T) {
 		t.Errorf("restore block of %d bytes", len(text))
 	}
 	chunks, _ := f.openStore(t, store.Existing).Chunks(context.Background(), session)
-	if len(chunks) != 2 || chunks[0].Agent != ctxkeep.AgentCodex {
+	// The turn's two steps (the test run, then the decision) and the summary.
+	if len(chunks) != 3 || chunks[0].Agent != ctxkeep.AgentCodex || chunks[1].Step != 2 || chunks[2].Kind != ctxkeep.KindSummary {
 		t.Errorf("archive %+v", chunks)
 	}
 }

@@ -35,6 +35,16 @@ type Turn struct {
 	// At is the cursor of the turn's first line; zero for records before
 	// the first prompt that have no line (nothing to resume from).
 	At transcript.Cursor
+	// Steps is the turn cut into steps by a reader that keeps no records
+	// (Codex's), which alone knows the order of the model's words and
+	// calls; nil: the turn is cut by its records, or is one step.
+	Steps []TurnStep
+}
+
+// TurnStep is a step a TurnReader cut, and the offset of its first line.
+type TurnStep struct {
+	transcript.Step
+	Offset int64
 }
 
 // TurnSummary is a compaction summary and where it is.
@@ -67,12 +77,8 @@ func ReadTurns(tr TurnReader) Reader {
 		for i, t := range f.Turns {
 			turn := from.Turn + i
 			for k, st := range stepsOf(t) {
-				b.Steps = append(b.Steps, Step{Turn: turn, N: k + 1, Step: st})
-				off, _ := st.Offset()
-				if len(st.Records) == 0 {
-					off = t.At.Offset
-				}
-				starts = append(starts, stepAt{turn, k + 1, off})
+				b.Steps = append(b.Steps, Step{Turn: turn, N: k + 1, Step: st.Step})
+				starts = append(starts, stepAt{turn, k + 1, st.Offset})
 			}
 		}
 		for _, sum := range f.Summaries {
@@ -92,12 +98,20 @@ func ReadTurns(tr TurnReader) Reader {
 	}
 }
 
-// stepsOf cuts a turn into steps: by its records when the reader kept
-// them, else (a reader that gives what was said and done, not the lines:
-// Codex's) as one step, its calls then the model's text.
-func stepsOf(t Turn) []transcript.Step {
+// stepsOf cuts a turn into steps: as its reader cut it, else by its
+// records when the reader kept them, else as one step, its calls then the
+// model's text.
+func stepsOf(t Turn) []TurnStep {
+	if len(t.Steps) > 0 {
+		return t.Steps
+	}
 	if len(t.Records) > 0 {
-		return t.Steps()
+		var out []TurnStep
+		for _, st := range t.Turn.Steps() {
+			off, _ := st.Offset()
+			out = append(out, TurnStep{Step: st, Offset: off})
+		}
+		return out
 	}
 	st := transcript.Step{UserText: t.UserText, AssistantText: t.AssistantText, Calls: t.Calls,
 		Start: t.Start, End: t.End, Interrupted: t.Interrupted}
@@ -107,5 +121,5 @@ func stepsOf(t Turn) []transcript.Step {
 	if t.AssistantText != "" {
 		st.Items = append(st.Items, transcript.StepItem{Text: t.AssistantText, Call: -1})
 	}
-	return []transcript.Step{st}
+	return []TurnStep{{Step: st, Offset: t.At.Offset}}
 }
