@@ -252,7 +252,7 @@ func archiveCodex(ctx context.Context, st *store.Store, abs string) (archived, b
 		return archived{}, false
 	}
 	r := archived{Transcript: abs, Session: meta.ID, Project: project.Root("", meta.Cwd), Agent: ctxkeep.AgentCodex}
-	res, err := keep.Archive(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs, Agent: ctxkeep.AgentCodex, Read: keep.ReadTurns(codex.Reader{})})
+	res, err := keep.ArchiveAll(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs, Agent: ctxkeep.AgentCodex, Read: keep.ReadTurns(codex.Reader{})}, nil)
 	if err != nil {
 		r.Error = err.Error()
 		return r, true

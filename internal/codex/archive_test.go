@@ -2,6 +2,8 @@ package codex
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,5 +77,71 @@ func TestArchivesAFailure(t *testing.T) {
 	cmd := chunks[0].Meta.Commands[0]
 	if cmd.Run != "go test ./..." || cmd.Exit != 1 || len(cmd.Errors) == 0 || !strings.Contains(strings.Join(cmd.Errors, "\n"), "TestRefund") {
 		t.Errorf("command %+v", cmd)
+	}
+}
+
+// A rollout is archived within limits.transcript_read_bytes per call, over
+// as many calls as it takes, each saving the cursor at the start of the
+// last step it read: the archive is then the one a single unbounded call
+// makes, step for step.
+func TestArchiveIsBoundedAndResumes(t *testing.T) {
+	ctx := context.Background()
+	lines := []string{
+		line("2026-11-26T10:00:00.000Z", "session_meta", map[string]any{"id": "s1", "cwd": "/p", "cli_version": "0.169.0"}),
+		line("2026-11-26T10:00:01.000Z", "response_item", map[string]any{"type": "message", "role": "user",
+			"content": []map[string]string{{"type": "input_text", "text": "make every package pass"}}}),
+	}
+	for i := range 40 {
+		id := fmt.Sprintf("call_%02d", i)
+		if i%6 == 0 {
+			lines = append(lines, say(fmt.Sprintf("2026-11-26T10:01:%02d.000Z", i), fmt.Sprintf("Package %d next.", i)))
+		}
+		lines = append(lines,
+			line(fmt.Sprintf("2026-11-26T10:01:%02d.100Z", i), "response_item", map[string]any{"type": "function_call", "name": "exec_command", "call_id": id,
+				"arguments": fmt.Sprintf(`{"cmd":"go test ./pkg%02d"}`, i)}),
+			line(fmt.Sprintf("2026-11-26T10:01:%02d.500Z", i), "response_item", map[string]any{"type": "function_call_output", "call_id": id,
+				"output": strings.Repeat(fmt.Sprintf("ok pkg%02d line\n", i), 150)}))
+	}
+	lines = append(lines, say("2026-11-26T10:02:00.000Z", "Every package passes."))
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+	writeRollout(t, path, lines)
+	s := keep.Session{ID: "s1", Project: "/p", Transcript: path, Agent: ctxkeep.AgentCodex, Read: keep.ReadTurns(Reader{})}
+
+	whole := storetest.Local(t, t.TempDir())
+	if res, err := keep.Archive(ctx, whole, s); err != nil || res.More {
+		t.Fatalf("unbounded: %+v, %v", res, err)
+	}
+	bounded := storetest.Local(t, t.TempDir())
+	s.Limits = keep.Limits{ReadBytes: 16 << 10}
+	calls := 0
+	for {
+		res, err := keep.Archive(ctx, bounded, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls++
+		if res.Read > s.Limits.ReadBytes {
+			t.Fatalf("call %d read %d bytes, over the limit of %d", calls, res.Read, s.Limits.ReadBytes)
+		}
+		if !res.More {
+			break
+		}
+		if calls > 100 {
+			t.Fatal("no progress")
+		}
+	}
+	want, _ := whole.Chunks(ctx, "s1")
+	got, _ := bounded.Chunks(ctx, "s1")
+	t.Logf("%d calls of at most %d bytes, %d steps", calls, s.Limits.ReadBytes, len(want))
+	if calls < 4 || len(want) < 8 {
+		t.Fatalf("%d calls, %d steps: the test reads too little to be bounded", calls, len(want))
+	}
+	if len(got) != len(want) {
+		t.Fatalf("bounded: %d steps, unbounded %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].Key != want[i].Key || got[i].Turn != want[i].Turn || got[i].Step != want[i].Step || got[i].Body != want[i].Body {
+			t.Errorf("step %d.%d bounded differs from %d.%d unbounded:\n%s\n---\n%s", got[i].Turn, got[i].Step, want[i].Turn, want[i].Step, got[i].Body, want[i].Body)
+		}
 	}
 }

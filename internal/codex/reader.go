@@ -23,16 +23,16 @@ type Reader struct{}
 
 var _ keep.TurnReader = Reader{}
 
-// Read reads the rollout at path from the cursor on.
-func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*keep.Turns, error) {
+// Read reads the rollout at path from the cursor on, within lim.
+func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim transcript.ReadLimits) (*keep.Turns, error) {
 	// Rollout lines are JSON objects one per line, like Claude Code's
 	// transcripts: the transcript scanner reads them, keeping each line's
 	// bytes, cursor and timestamp; the payload is decoded here.
-	f, err := transcript.ReadFile(path, from)
+	f, err := transcript.ReadFileLimited(path, from, lim)
 	if err != nil {
 		return nil, err
 	}
-	b := builder{out: &keep.Turns{Next: f.Next, Problems: len(f.Problems), Usage: usage}, confirmed: map[string]bool{}}
+	b := builder{out: &keep.Turns{Next: f.Next, Problems: len(f.Problems), Usage: usage, More: f.More}, confirmed: map[string]bool{}}
 	for i := range f.Records {
 		r := &f.Records[i]
 		kind, p, ok := decode(r.Raw)
@@ -70,7 +70,7 @@ type builder struct {
 // per file), where its line is.
 type piece struct {
 	text, call, calls int
-	offset            int64
+	at                transcript.Cursor
 	time              time.Time
 }
 
@@ -106,7 +106,7 @@ func (b *builder) responseItem(p *payload, r *transcript.Record) {
 		case p.Role == "assistant":
 			if t := strings.TrimSpace(p.text()); t != "" {
 				b.turn(r).Turn.End = r.Timestamp
-				b.pieces = append(b.pieces, piece{text: len(b.assistant), call: -1, offset: r.Offset, time: r.Timestamp})
+				b.pieces = append(b.pieces, piece{text: len(b.assistant), call: -1, at: cursorOf(r), time: r.Timestamp})
 				b.assistant = append(b.assistant, reply{id: p.ID, text: t})
 			}
 		}
@@ -147,14 +147,15 @@ func (b *builder) event(p *payload, r *transcript.Record) {
 			b.cur.Interrupted = true
 		}
 	case "task_started":
-		b.task = &transcript.Cursor{Offset: r.Offset, Line: r.Line - 1}
+		at := cursorOf(r)
+		b.task = &at
 	}
 }
 
 // open starts a turn at a prompt (at its task's first line).
 func (b *builder) open(r *transcript.Record, text string) {
 	b.finish()
-	at := transcript.Cursor{Offset: r.Offset, Line: r.Line - 1}
+	at := cursorOf(r)
 	if b.task != nil {
 		at, b.task = *b.task, nil
 	}
@@ -181,7 +182,7 @@ func (b *builder) turn(r *transcript.Record) *keep.Turn {
 	if b.cur == nil {
 		b.out.Turns = append(b.out.Turns, keep.Turn{
 			Turn: transcript.Turn{Start: r.Timestamp},
-			At:   transcript.Cursor{Offset: r.Offset, Line: r.Line - 1},
+			At:   cursorOf(r),
 		})
 		b.cur = &b.out.Turns[len(b.out.Turns)-1]
 	}
@@ -237,7 +238,7 @@ func (b *builder) steps() []keep.TurnStep {
 	for _, p := range b.pieces {
 		isText := p.call < 0
 		if len(out) == 0 || isText && calls > 0 || !isText && (calls >= transcript.StepRun || size >= transcript.StepBytes) {
-			out = append(out, keep.TurnStep{Step: transcript.Step{Start: p.time}, Offset: p.offset})
+			out = append(out, keep.TurnStep{Step: transcript.Step{Start: p.time}, At: p.at})
 			calls, size = 0, 0
 		}
 		st := &out[len(out)-1].Step
@@ -263,7 +264,7 @@ func (b *builder) steps() []keep.TurnStep {
 	if len(out) == 0 {
 		return nil
 	}
-	out[0].UserText, out[0].Start, out[0].Offset = t.UserText, t.Start, t.At.Offset
+	out[0].UserText, out[0].Start, out[0].At = t.UserText, t.Start, t.At
 	out[len(out)-1].Interrupted = t.Interrupted
 	return out
 }
@@ -277,7 +278,7 @@ func (b *builder) call(r *transcript.Record, id, name string, args json.RawMessa
 	}
 	b.calls[id] = len(t.Calls) // the first of the calls carries the result
 	calls := b.translate(id, name, args, freeform)
-	b.pieces = append(b.pieces, piece{text: -1, call: len(t.Calls), calls: len(calls), offset: r.Offset, time: r.Timestamp})
+	b.pieces = append(b.pieces, piece{text: -1, call: len(t.Calls), calls: len(calls), at: cursorOf(r), time: r.Timestamp})
 	t.Calls = append(t.Calls, calls...)
 }
 
@@ -394,4 +395,9 @@ func planTodos(args json.RawMessage) json.RawMessage {
 func mustJSON(v any) json.RawMessage {
 	data, _ := json.Marshal(v)
 	return data
+}
+
+// cursorOf is where r starts: the cursor that reads it first.
+func cursorOf(r *transcript.Record) transcript.Cursor {
+	return transcript.Cursor{Offset: r.Offset, Line: r.Line - 1}
 }

@@ -15,7 +15,7 @@ import (
 
 func read(t *testing.T, name string, from transcript.Cursor) *keep.Turns {
 	t.Helper()
-	r, err := Reader{}.Read("testdata/"+name, from, ctxkeep.Usage{})
+	r, err := Reader{}.Read("testdata/"+name, from, ctxkeep.Usage{}, transcript.ReadLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestLongTurnIsCutIntoSteps(t *testing.T) {
 
 	cut := func(lines []string) []keep.TurnStep {
 		writeRollout(t, path, lines)
-		f, err := Reader{}.Read(path, transcript.Cursor{}, ctxkeep.Usage{})
+		f, err := Reader{}.Read(path, transcript.Cursor{}, ctxkeep.Usage{}, transcript.ReadLimits{})
 		if err != nil || len(f.Turns) != 1 {
 			t.Fatalf("read: %+v, %v", f, err)
 		}
@@ -201,11 +201,11 @@ func TestLongTurnIsCutIntoSteps(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if steps[0].UserText != "make the suite pass" || steps[1].UserText != "" || steps[0].Offset == steps[1].Offset {
-		t.Errorf("first step's prompt %q, second's %q; offsets %d, %d", steps[0].UserText, steps[1].UserText, steps[0].Offset, steps[1].Offset)
+	if steps[0].UserText != "make the suite pass" || steps[1].UserText != "" || steps[0].At == steps[1].At {
+		t.Errorf("first step's prompt %q, second's %q; starts %v, %v", steps[0].UserText, steps[1].UserText, steps[0].At, steps[1].At)
 	}
 	early := cut(lines[:grown])
-	if len(early) != 2 || early[0].Offset != steps[0].Offset || early[1].Offset != steps[1].Offset || len(early[0].Calls) != 4 {
+	if len(early) != 2 || early[0].At != steps[0].At || early[1].At != steps[1].At || len(early[0].Calls) != 4 {
 		t.Errorf("the turn read before it grew: %d steps", len(early))
 	}
 }

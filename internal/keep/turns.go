@@ -10,14 +10,16 @@ import (
 )
 
 // A TurnReader reads one client's session transcript from a cursor at the
-// start of a turn: every line from there on, cut into whole turns. Agents
-// whose transcripts are read whole-turn (Codex rollouts) implement it;
-// ReadTurns makes it a Reader of steps.
+// start of a turn or of a step: the lines from there on, within limits, cut
+// into turns and steps. Agents whose transcripts hold no whole responses
+// (Codex rollouts) implement it; ReadTurns makes it a Reader.
 type TurnReader interface {
 	// Read reads the transcript at path from the line at from, which starts
-	// a turn (or the file), and takes every line read into usage. A file
-	// shorter than the cursor is an error wrapping transcript.ErrShrunk.
-	Read(path string, from transcript.Cursor, usage ctxkeep.Usage) (*Turns, error)
+	// a turn, a step (the first turn read then continues the turn, with no
+	// prompt) or the file, within lim, and takes every line read into
+	// usage. A file shorter than the cursor is an error wrapping
+	// transcript.ErrShrunk.
+	Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim transcript.ReadLimits) (*Turns, error)
 }
 
 // Turns is what a TurnReader found from the cursor on.
@@ -27,6 +29,7 @@ type Turns struct {
 	Usage     ctxkeep.Usage
 	Next      transcript.Cursor // the end of the last whole line read
 	Problems  int               // lines that could not be read
+	More      bool              // the read stopped at the limit, not at the end
 }
 
 // Turn is one turn of the conversation and where its first line is.
@@ -41,10 +44,10 @@ type Turn struct {
 	Steps []TurnStep
 }
 
-// TurnStep is a step a TurnReader cut, and the offset of its first line.
+// TurnStep is a step a TurnReader cut, and the cursor of its first line.
 type TurnStep struct {
 	transcript.Step
-	Offset int64
+	At transcript.Cursor
 }
 
 // TurnSummary is a compaction summary and where it is.
@@ -54,46 +57,56 @@ type TurnSummary struct {
 	Offset int64
 }
 
-// ReadTurns is the Reader of a whole-turn reader: it cuts each turn into
-// steps, and leaves the cursor at the start of the last turn, which the
-// next call reads again whole (a turn reader cannot start inside one). It
-// reads everything new in one call: the limit is not applied.
+// ReadTurns is the Reader of a TurnReader. It reads at most limit bytes
+// and leaves the cursor at the start of the last step read, which the next
+// call reads again (it may still grow), as ReadClaude does; Cut, for a
+// step longer than a call may read, is where the read stopped.
 func ReadTurns(tr TurnReader) Reader {
-	return func(_ context.Context, s Session, from ctxkeep.ArchiveCursor, _ int64) (*Batch, error) {
-		f, err := tr.Read(s.Transcript, transcript.Cursor{Offset: from.Offset, Line: from.Line}, from.Usage)
+	return func(_ context.Context, s Session, from ctxkeep.ArchiveCursor, limit int64) (*Batch, error) {
+		lim := transcript.ReadLimits{Bytes: limit, Line: s.Limits.orDefault().LineBytes}
+		f, err := tr.Read(s.Transcript, transcript.Cursor{Offset: from.Offset, Line: from.Line}, from.Usage, lim)
 		if err != nil {
 			return nil, err
 		}
-		b := &Batch{Next: from, Cut: from, Read: f.Next.Offset - from.Offset, Problems: f.Problems}
+		b := &Batch{Next: from, Read: f.Next.Offset - from.Offset, Problems: f.Problems, More: f.More}
 		b.Next.Transcript, b.Next.Usage = s.Transcript, f.Usage
-		if len(f.Turns) == 0 {
-			return b, nil
-		}
 		type stepAt struct {
 			turn, n int
-			offset  int64
+			at      transcript.Cursor
 		}
 		var starts []stepAt
 		for i, t := range f.Turns {
-			turn := from.Turn + i
+			turn, first := from.Turn+i, 1
+			if i == 0 {
+				first = max(from.Step, 1) // the cursor's step, or the turn it starts
+			}
 			for k, st := range stepsOf(t) {
-				b.Steps = append(b.Steps, Step{Turn: turn, N: k + 1, Step: st.Step})
-				starts = append(starts, stepAt{turn, k + 1, st.Offset})
+				b.Steps = append(b.Steps, Step{Turn: turn, N: first + k, Step: st.Step})
+				starts = append(starts, stepAt{turn, first + k, st.At})
 			}
 		}
 		for _, sum := range f.Summaries {
-			at := stepAt{turn: from.Turn, n: 1}
-			if k := sort.Search(len(starts), func(k int) bool { return starts[k].offset > sum.Offset }) - 1; k >= 0 {
+			at := stepAt{turn: from.Turn, n: max(from.Step, 1)}
+			if k := sort.Search(len(starts), func(k int) bool { return starts[k].at.Offset > sum.Offset }) - 1; k >= 0 {
 				at = starts[k]
 			}
 			b.Summaries = append(b.Summaries, Summary{Turn: at.turn, N: at.n, Text: sum.Text, Time: sum.Time})
 		}
-		last := f.Turns[len(f.Turns)-1]
-		b.Next.Turn, b.Next.Step = from.Turn+len(f.Turns)-1, 1
-		b.Next.Offset, b.Next.Line = last.At.Offset, last.At.Line
-		if b.Next.Offset < from.Offset { // a first turn without records: keep the old cursor
-			b.Next.Offset, b.Next.Line = from.Offset, from.Line
+		b.Cut = b.Next
+		if len(starts) == 0 {
+			if f.Next.Offset > from.Offset && !f.More {
+				// Lines outside the conversation only: move past them.
+				b.Next.Offset, b.Next.Line = f.Next.Offset, f.Next.Line
+			}
+			return b, nil
 		}
+		last := starts[len(starts)-1]
+		b.Next.Turn, b.Next.Step = last.turn, last.n
+		if last.at.Offset >= from.Offset { // a first turn without lines keeps the old cursor
+			b.Next.Offset, b.Next.Line = last.at.Offset, last.at.Line
+		}
+		b.Cut = b.Next
+		b.Cut.Offset, b.Cut.Line, b.Cut.Step = f.Next.Offset, f.Next.Line, last.n+1
 		return b, nil
 	}
 }
@@ -108,10 +121,13 @@ func stepsOf(t Turn) []TurnStep {
 	if len(t.Records) > 0 {
 		var out []TurnStep
 		for _, st := range t.Turn.Steps() {
-			off, _ := st.Offset()
-			out = append(out, TurnStep{Step: st, Offset: off})
+			off, line := st.Offset()
+			out = append(out, TurnStep{Step: st, At: transcript.Cursor{Offset: off, Line: line - 1}})
 		}
 		return out
+	}
+	if t.UserText == "" && t.AssistantText == "" && len(t.Calls) == 0 {
+		return nil // nothing of the conversation: outputs of calls read before
 	}
 	st := transcript.Step{UserText: t.UserText, AssistantText: t.AssistantText, Calls: t.Calls,
 		Start: t.Start, End: t.End, Interrupted: t.Interrupted}
@@ -121,5 +137,5 @@ func stepsOf(t Turn) []TurnStep {
 	if t.AssistantText != "" {
 		st.Items = append(st.Items, transcript.StepItem{Text: t.AssistantText, Call: -1})
 	}
-	return []TurnStep{{Step: st, Offset: t.At.Offset}}
+	return []TurnStep{{Step: st, At: t.At}}
 }
