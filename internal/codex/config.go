@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -133,7 +134,11 @@ func holds(config string, entries []Trust) error {
 
 // header matches a hooks.state table's header: its key, basic or literal
 // string, and what follows on the line.
-var header = regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(#.*)?$`)
+// It is compiled on first use: every hook process would pay for it at
+// start-up, and only install, uninstall and doctor read the file.
+var header = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*"|'[^']*')\s*\]\s*(#.*)?$`)
+})
 
 // dropTables removes the hooks.state tables whose key drop selects (ours:
 // the header carries ctxkeep's marker), each from its header to the next
@@ -145,7 +150,7 @@ func dropTables(config string, drop func(key string, ours bool) bool) string {
 	for _, line := range strings.SplitAfter(config, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "[") {
 			skipping = false
-			if m := header.FindStringSubmatch(strings.TrimRight(line, "\r\n")); m != nil {
+			if m := header().FindStringSubmatch(strings.TrimRight(line, "\r\n")); m != nil {
 				if key, err := unquote(m[1]); err == nil && drop(key, strings.TrimSpace(m[2]) == trustMarker) {
 					for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
 						out = out[:len(out)-1]
