@@ -25,6 +25,7 @@ import (
 // their ratio are reported.
 //
 //	go test -run '^$' -bench HookSpawn -benchtime 400x ./cmd/ctxkeep
+//	CTXKEEP_BENCH_BASELINE=/tmp/ctxkeep-before go test -run '^$' -bench HookSpawn -benchtime 400x ./cmd/ctxkeep
 func BenchmarkHookSpawn(b *testing.B) {
 	hook := testbin.Path(b)
 	floor := buildFloor(b)
@@ -43,6 +44,22 @@ func BenchmarkHookSpawn(b *testing.B) {
 		{"hook", []string{hook, "hook"}, env, post},
 		{"hook-disabled", []string{hook, "hook"}, append(env, "CTXKEEP_DISABLE=1"), post},
 		{"hook-stop", []string{hook, "hook"}, env, stop}, // opens the index, ingests the journal
+	}
+	// CTXKEEP_BENCH_BASELINE names another build of ctxkeep (an earlier
+	// commit), run beside on the same events, in its own store.
+	if base := os.Getenv("CTXKEEP_BENCH_BASELINE"); base != "" {
+		benv := []string{"CTXKEEP_HOME=" + b.TempDir(), "PATH=" + os.Getenv("PATH")}
+		migrate(b, base, benv)
+		programs = append(programs, []struct {
+			name    string
+			argv    []string
+			env     []string
+			payload []byte
+		}{
+			{"baseline", []string{base, "hook"}, benv, post},
+			{"baseline-disabled", []string{base, "hook"}, append(benv, "CTXKEEP_DISABLE=1"), post},
+			{"baseline-stop", []string{base, "hook"}, benv, stop},
+		}...)
 	}
 	times := make([][]time.Duration, len(programs))
 	b.ResetTimer()
