@@ -80,6 +80,47 @@ func (u *teamUser) run(dir string, args ...string) string {
 	return out
 }
 
+// mcpCall starts `ctxkeep mcp` as u, initializes it, calls one tool and
+// returns the text of its result (or of its error), keeping the server's
+// stdin open until the answer is in.
+func (u *teamUser) mcpCall(tool string, args map[string]any) string {
+	u.t.Helper()
+	cmd := exec.Command(u.bin, "mcp")
+	cmd.Env = u.env
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		u.t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{"name": tool, "arguments": args}})
+	fmt.Fprintf(in, "%s\n%s\n%s\n",
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`, call)
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var reply struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []struct{ Text string }
+			}
+		}
+		if json.Unmarshal(sc.Bytes(), &reply) == nil && reply.ID == 2 {
+			var b strings.Builder
+			for _, c := range reply.Result.Content {
+				b.WriteString(c.Text)
+			}
+			return b.String()
+		}
+	}
+	u.t.Fatalf("ctxkeep mcp gave no answer to %s: %s", tool, stderr.String())
+	return ""
+}
+
 // firstBash finds the first Bash call of a transcript.
 func firstBash(t *testing.T, path string) (id, command string) {
 	t.Helper()
@@ -197,6 +238,11 @@ func TestTeamTwoUsers(t *testing.T) {
 	}
 	if strings.Contains(recalled, redacttest.GitHubToken) {
 		t.Fatal("B's recall shows A's token")
+	}
+	// B's agent finds it through the MCP server, which offers the team
+	// scope because B's config names a team archive.
+	if out := b.mcpCall("search", map[string]any{"query": "TestCheckoutTotals expected 42 got 41", "team": true}); !strings.Contains(out, hit.Key+" · "+alice+" · github.com/acme/spotter") || !strings.Contains(out, "TestCheckoutTotals") {
+		t.Errorf("B's MCP team search:\n%s", out)
 	}
 	human := b.run("", "search", "--team", "TestCheckoutTotals")
 	if !strings.Contains(human, alice) || !strings.Contains(human, "github.com/acme/spotter") {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/mcp"
+	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -15,10 +16,11 @@ var mcpCmd = &command{
 	summary: "serve ctxkeep's tools to Claude Code over MCP (stdio)",
 	group:   groupClient,
 	long: `What Claude Code starts for each session once ` + "`ctxkeep install`" + ` registered it: an MCP server on
-stdin and stdout with three tools, so that the agent gets stored outputs and archived turns back
-without a shell. search finds archived turns (this project's, or one session's), show prints a
-stored output, recall an archived turn, each narrowed as the commands of the same names narrow
-(lines, grep with context, head, tail, failures). A result over 20,000 characters is itself
+stdin and stdout with three tools, so that the agent gets stored outputs and archived steps back
+without a shell. search finds archived steps (this project's, or one session's), show prints a
+stored output, recall an archived step, each narrowed as the commands of the same names narrow
+(lines, grep with context, head, tail, failures). With a team archive configured ([team] dsn),
+search and recall also take team, as the commands' --team. A result over 20,000 characters is itself
 narrowed to its first and last lines, with a line saying how to ask for the rest. A show counts
 as a retrieval by the agent. The store is opened for each call only.`,
 	setup: func(*flag.FlagSet) runFunc {
@@ -27,7 +29,11 @@ as a retrieval by the agent. The store is opened for each call only.`,
 				return err
 			}
 			ignoreSIGPIPE() // a client that went away must not kill the server mid-write
-			return mcp.Serve(ctx, mcp.Options{Open: a.storeForCall, Project: a.projectDir(), Now: a.Now, Version: version()}, a.Stdin, a.Stdout)
+			o := mcp.Options{Open: a.storeForCall, Project: a.projectDir(), Now: a.Now, Version: version()}
+			if cfg, _, err := a.config(); err == nil && cfg.Team.DSN != "" {
+				o.Team, o.TeamProject = a.teamForCall, a.teamProjectHere()
+			}
+			return mcp.Serve(ctx, o, a.Stdin, a.Stdout)
 		}
 	},
 }
@@ -43,4 +49,29 @@ func (a *app) storeForCall(ctx context.Context) (ctxkeep.Store, func(), error) {
 		return nil, nil, err
 	}
 	return st, r.Close, nil
+}
+
+// teamForCall connects to the team archive for one MCP call.
+func (a *app) teamForCall(ctx context.Context) (mcp.Team, func(), error) {
+	db, _, err := a.openTeam(ctx, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return teamArchive{db}, func() { db.Close() }, nil
+}
+
+// teamArchive is the team archive as the MCP server reads it.
+type teamArchive struct{ *postgres.DB }
+
+func (t teamArchive) SearchTeam(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, map[string]string, error) {
+	hits, err := t.Search(ctx, q)
+	if err != nil {
+		return nil, nil, teamError(err)
+	}
+	owners := map[string]string{}
+	plain := make([]ctxkeep.ChunkHit, len(hits))
+	for i, h := range hits {
+		owners[h.Key], plain[i] = h.Owner, h.ChunkHit
+	}
+	return plain, owners, nil
 }

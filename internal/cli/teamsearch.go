@@ -52,17 +52,12 @@ func (o *searchOptions) runTeam(ctx context.Context, a *app, words []string) err
 	}
 	defer db.Close()
 	q := ctxkeep.ChunkQuery{Text: r.Query, Project: r.Project, Session: r.Session, Limit: max(o.limit*5, 50)}
-	hits, err := db.Search(ctx, q)
+	plain, owners, err := teamArchive{db}.SearchTeam(ctx, q)
 	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
-		return (&hintedError{err: err, usage: true}).withHint("common words (the, of, what…) are left out; add a distinctive one")
+		return (&hintedError{err: ctxkeep.ErrEmptyQuery, usage: true}).withHint("common words (the, of, what…) are left out; add a distinctive one")
 	}
 	if err != nil {
-		return teamError(err)
-	}
-	owners := map[string]string{}
-	plain := make([]ctxkeep.ChunkHit, len(hits))
-	for i, h := range hits {
-		owners[h.Key], plain[i] = h.Owner, h.ChunkHit
+		return err
 	}
 	ranked, err := search.Rank(ctx, q.Text, plain, search.Signals{Now: a.Now()})
 	if err != nil {

@@ -31,6 +31,7 @@ type searchArgs struct {
 	Query   string `json:"query"`
 	Session string `json:"session"`
 	Limit   *int   `json:"limit"`
+	Team    bool   `json:"team"`
 }
 
 // search ranks the archive's turns as `ctxkeep search` does (this
@@ -44,6 +45,9 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 			return nil, nil, fmt.Errorf("bad limit %d: want 1 to %d", *in.Limit, maxLimit)
 		}
 		limit = *in.Limit
+	}
+	if in.Team {
+		return s.withArchive(ctx, true, func(st ctxkeep.Store, t Team) (string, error) { return s.searchTeam(ctx, t, in, limit) })
 	}
 	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
 		q := search.Query{Text: in.Query, Limit: limit, Project: s.Project}
@@ -70,20 +74,67 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 		if len(ranked) == 0 {
 			return fmt.Sprintf("no match for %q in %s\n", in.Query, scope), nil
 		}
-		var b strings.Builder
-		for _, r := range ranked {
-			fmt.Fprintf(&b, "%s · session %s · %s %s · %s · %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Kind, keep.Place(r.Chunk),
-				r.End.Local().Format("2006-01-02 15:04"), text.Cut(safe(text.FirstLine(r.Summary)), lineWidth))
-			lines, err := matchingLines(ctx, st, r.Chunk, in.Query)
-			if err != nil {
-				return "", err
-			}
-			for _, l := range lines {
-				b.WriteString("  " + l + "\n")
-			}
+		chunks := make([]ctxkeep.Chunk, len(ranked))
+		for i, r := range ranked {
+			chunks[i] = r.Chunk
 		}
-		return bound(b.String(), true), nil
+		return hitList(ctx, st, chunks, in.Query, func(ctxkeep.Chunk) string { return "" })
 	})
+}
+
+// searchTeam is search in the team archive, ranked as the command's
+// `search --team` ranks: this folder's team project (or a session, or
+// every project the role may read), each hit with whose session it is and
+// in which team project.
+func (s *server) searchTeam(ctx context.Context, t Team, in searchArgs, limit int) (string, error) {
+	q := ctxkeep.ChunkQuery{Text: in.Query, Project: s.TeamProject, Session: in.Session, Limit: max(limit*5, 50)}
+	scope := "the team archive"
+	switch {
+	case in.Session != "":
+		q.Project, scope = "", "session "+text.Abbrev(in.Session)+" of the team archive"
+	case s.TeamProject != "":
+		scope = "team project " + s.TeamProject
+	}
+	hits, owners, err := t.SearchTeam(ctx, q)
+	if errors.Is(err, ctxkeep.ErrEmptyQuery) {
+		return "", fmt.Errorf("%w; common words (the, of, what…) are left out: add a distinctive one", err)
+	}
+	if err != nil {
+		return "", err
+	}
+	ranked, err := search.Rank(ctx, q.Text, hits, search.Signals{Now: s.Now()})
+	if err != nil {
+		return "", err
+	}
+	if len(ranked) == 0 {
+		return fmt.Sprintf("no match for %q in %s\n", in.Query, scope), nil
+	}
+	chunks := make([]ctxkeep.Chunk, 0, limit)
+	for _, r := range ranked[:min(limit, len(ranked))] {
+		chunks = append(chunks, r.Chunk)
+	}
+	return hitList(ctx, t, chunks, in.Query, func(c ctxkeep.Chunk) string {
+		return " · " + safe(owners[c.Key]) + " · " + safe(c.Project)
+	})
+}
+
+// hitList is search's answer: for each chunk found, a line with its key,
+// whose (from who: "" locally), session, place, time and summary, then
+// its best-matching lines.
+func hitList(ctx context.Context, st ctxkeep.Store, chunks []ctxkeep.Chunk, query string, who func(ctxkeep.Chunk) string) (string, error) {
+	var b strings.Builder
+	for _, c := range chunks {
+		fmt.Fprintf(&b, "%s%s · session %s · %s %s · %s · %s\n", c.Key, who(c), c.SessionID[:min(8, len(c.SessionID))], c.Kind, keep.Place(c),
+			c.End.Local().Format("2006-01-02 15:04"), text.Cut(safe(text.FirstLine(c.Summary)), lineWidth))
+		lines, err := matchingLines(ctx, st, c, query)
+		if err != nil {
+			return "", err
+		}
+		for _, l := range lines {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	return bound(b.String(), true), nil
 }
 
 // matchingLines are the lines of the chunk, as recall prints it (its

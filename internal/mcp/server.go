@@ -14,6 +14,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os/exec"
 	"sync"
@@ -41,6 +42,21 @@ type Options struct {
 	Project string
 	Now     func() time.Time
 	Version string
+	// Team opens the team archive (PostgreSQL) for one call; nil when none
+	// is configured, and search and recall then have no team parameter.
+	Team func(ctx context.Context) (t Team, done func(), err error)
+	// TeamProject is this folder's team project, which a team search looks
+	// in unless given a session; "" for every project the role may read.
+	TeamProject string
+}
+
+// Team is the team archive as far as the user's role may read it: a store
+// that recall reads, whose search says whose each session is.
+type Team interface {
+	ctxkeep.Store
+	// SearchTeam is SearchChunks with the role that pushed each hit's
+	// session, by chunk key.
+	SearchTeam(ctx context.Context, q ctxkeep.ChunkQuery) (hits []ctxkeep.ChunkHit, owners map[string]string, err error)
 }
 
 // New makes the server with its three tools.
@@ -48,9 +64,14 @@ func New(o Options) *sdk.Server {
 	s := &server{Options: o}
 	srv := sdk.NewServer(&sdk.Implementation{Name: Name, Version: o.Version},
 		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}}})
-	sdk.AddTool(srv, tool("search", searchDescription, searchSchema), s.search)
+	searchD, searchS, recallD, recallS := searchDescription, searchSchema, recallDescription, recallSchema
+	if o.Team != nil { // only then: every word of a schema costs every session context
+		searchD, searchS = searchD+teamSearchDescription, withTeam(searchS)
+		recallD, recallS = recallD+teamRecallDescription, withTeam(recallS)
+	}
+	sdk.AddTool(srv, tool("search", searchD, searchS), s.search)
 	sdk.AddTool(srv, tool("show", showDescription, showSchema), s.show)
-	sdk.AddTool(srv, tool("recall", recallDescription, recallSchema), s.recall)
+	sdk.AddTool(srv, tool("recall", recallD, recallS), s.recall)
 	return srv
 }
 
@@ -76,16 +97,34 @@ type server struct {
 	mu sync.Mutex
 }
 
+// withArchive runs f with the local store open, or with team the team
+// archive.
+func (s *server) withArchive(ctx context.Context, team bool, f func(ctxkeep.Store, Team) (string, error)) (*sdk.CallToolResult, any, error) {
+	if !team {
+		return s.withStore(ctx, func(st ctxkeep.Store) (string, error) { return f(st, nil) })
+	}
+	if s.Team == nil {
+		return nil, nil, errors.New("no team archive is configured ([team] dsn in the user's config)")
+	}
+	return withOpen(s, ctx, s.Team, func(t Team) (string, error) { return f(t, t) })
+}
+
 // withStore runs f with the store open.
 func (s *server) withStore(ctx context.Context, f func(ctxkeep.Store) (string, error)) (*sdk.CallToolResult, any, error) {
+	return withOpen(s, ctx, s.Open, f)
+}
+
+// withOpen runs f on what open opens, one call at a time, and closes it
+// after; f's text is the tool's result, its error a result with isError.
+func withOpen[T any](s *server, ctx context.Context, open func(context.Context) (T, func(), error), f func(T) (string, error)) (*sdk.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, done, err := s.Open(ctx)
+	v, done, err := open(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer done()
-	out, err := f(st)
+	out, err := f(v)
 	if err != nil {
 		return nil, nil, err // the SDK makes it a result with isError
 	}

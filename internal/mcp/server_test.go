@@ -60,7 +60,7 @@ type storeWithCalls struct {
 	opened, closed int
 }
 
-func newFixture(t *testing.T, output string) *fixture {
+func newFixture(t *testing.T, output string, options ...func(*Options)) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	local := storetest.Local(t, t.TempDir())
@@ -77,13 +77,17 @@ func newFixture(t *testing.T, output string) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{st: &storeWithCalls{Store: local}, output: output}
-	srv := New(Options{
+	opts := Options{
 		Open: func(context.Context) (ctxkeep.Store, func(), error) {
 			f.st.opened++
 			return f.st, func() { f.st.closed++ }, nil
 		},
 		Project: project, Now: func() time.Time { return t0.Add(time.Hour) }, Version: "test",
-	})
+	}
+	for _, o := range options {
+		o(&opts)
+	}
+	srv := New(opts)
 	serverT, clientT := sdk.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, serverT, nil)
 	if err != nil {
@@ -168,6 +172,7 @@ func TestInitializeAndTools(t *testing.T) {
 			t.Errorf("%s takes %s, want %s", name, got, w)
 		}
 	}
+	t.Logf("without team: %d tokens", definitionTokens(t, res.Tools))
 	if n := definitionTokens(t, res.Tools); n > 450 {
 		t.Errorf("the three tool definitions take %d tokens once loaded; keep them small (docs/BENCHMARKS.md)", n)
 	}
@@ -351,5 +356,74 @@ func TestOneHugeLine(t *testing.T) {
 	}
 	if bound("small\n", false) != "small\n" {
 		t.Error("a small result was changed")
+	}
+}
+
+// fakeTeam is a team archive on a local store, every session alice's.
+type fakeTeam struct{ ctxkeep.Store }
+
+func (f fakeTeam) SearchTeam(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, map[string]string, error) {
+	hits, err := f.SearchChunks(ctx, q)
+	owners := map[string]string{}
+	for _, h := range hits {
+		owners[h.Key] = "alice"
+	}
+	return hits, owners, err
+}
+
+// With a team archive configured, search and recall take team: search
+// finds a teammate's step, saying whose and in which team project, and
+// recall prints it; without one the parameter is not offered (it would
+// cost every session context) and refused.
+func TestTeamScope(t *testing.T) {
+	ctx := context.Background()
+	remote := storetest.Local(t, t.TempDir())
+	step := ctxkeep.Chunk{Key: "k22222222222", SessionID: "9e1d0c3b-7a2f-4e0a-8c1b-2d3e4f5a6b7c", Project: "shop", Kind: ctxkeep.KindStep, Turn: 2, Step: 1,
+		Start: t0, End: t0, Prompt: "fix the refund", Summary: "ran the refund tests",
+		Body: "user: fix the refund\nassistant: Bash `go test ./refund`\nresult:\n--- FAIL: TestRefund\n    refund_test.go:42: got 1999 want 2000\n"}
+	if _, err := remote.SaveChunks(ctx, step.SessionID, []ctxkeep.Chunk{step}, ctxkeep.ArchiveCursor{Turn: 2}); err != nil {
+		t.Fatal(err)
+	}
+	opened := 0
+	f := newFixture(t, testOutput(10), func(o *Options) {
+		o.TeamProject = "shop"
+		o.Team = func(context.Context) (Team, func(), error) {
+			opened++
+			return fakeTeam{remote}, func() {}, nil
+		}
+	})
+	res, err := f.client.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		_, has := tool.InputSchema.(map[string]any)["properties"].(map[string]any)["team"]
+		if has != (tool.Name != "show") {
+			t.Errorf("%s: team parameter %v", tool.Name, has)
+		}
+	}
+	t.Logf("with team: %d tokens", definitionTokens(t, res.Tools))
+	if n := definitionTokens(t, res.Tools); n > 480 {
+		t.Errorf("with team, the three definitions take %d tokens", n)
+	}
+	out := f.ok(t, "search", map[string]any{"query": "got 1999 want 2000", "team": true})
+	for _, want := range []string{"k22222222222 · alice · shop · session 9e1d0c3b · step 2.1", "refund_test.go:42: got 1999 want 2000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("team search lacks %q:\n%s", want, out)
+		}
+	}
+	if out := f.ok(t, "search", map[string]any{"query": "got 1999 want 2000"}); !strings.HasPrefix(out, "no match") {
+		t.Errorf("the local search found the team's step:\n%s", out)
+	}
+	if out := f.ok(t, "recall", map[string]any{"key": "k22222222222", "team": true, "grep": "refund_test"}); !strings.Contains(out, "refund_test.go:42: got 1999 want 2000") {
+		t.Errorf("team recall:\n%s", out)
+	}
+	if opened != 2 {
+		t.Errorf("the team archive was opened %d times for two team calls", opened)
+	}
+
+	plain := newFixture(t, testOutput(10))
+	if out, isErr := plain.call(t, "search", map[string]any{"query": "refund", "team": true}); !isErr {
+		t.Errorf("team search without a team archive:\n%s", out)
 	}
 }

@@ -26,6 +26,9 @@ const (
 	searchDescription = `Search this project's archived sessions, stored outputs included: keys for recall, ` +
 		`with session, turn.step, time and the matching lines, numbered as recall numbers them.`
 
+	teamSearchDescription = ` team: the team archive instead, saying whose session and which project.`
+	teamRecallDescription = ` team: a key search team gave.`
+
 	narrowProperties = `"lines":{"type":"string"},"grep":{"type":"string"},"context":{"type":"integer"},` +
 		`"head":{"type":"integer"},"tail":{"type":"integer"}`
 	showSchema = `{"type":"object","properties":{"id":{"type":"string"},` + narrowProperties +
@@ -35,6 +38,11 @@ const (
 	searchSchema = `{"type":"object","properties":{"query":{"type":"string"},"session":{"type":"string"},` +
 		`"limit":{"type":"integer"}},"required":["query"],"additionalProperties":false}`
 )
+
+// withTeam adds the team parameter to a schema.
+func withTeam(schema string) string {
+	return strings.Replace(schema, `"properties":{`, `"properties":{"team":{"type":"boolean"},`, 1)
+}
 
 // narrowArgs are the parameters of show and recall that pick a part, as
 // the command's flags do; a count given as 0 is given (and refused).
@@ -99,6 +107,7 @@ func (s *server) show(ctx context.Context, _ *sdk.CallToolRequest, in showArgs) 
 type recallArgs struct {
 	Key string `json:"key"`
 	narrowArgs
+	Team bool `json:"team"`
 }
 
 // recall returns archived steps or turns as `ctxkeep recall` prints them, or the
@@ -108,7 +117,7 @@ func (s *server) recall(ctx context.Context, _ *sdk.CallToolRequest, in recallAr
 	if err := x.Validate(); err != nil {
 		return nil, nil, err
 	}
-	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
+	return s.withArchive(ctx, in.Team, func(st ctxkeep.Store, _ Team) (string, error) {
 		chunks, err := recall.Chunks(ctx, st, in.Key)
 		if err != nil {
 			return "", err
