@@ -254,7 +254,7 @@ func TestTeamTwoUsers(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.run("", "search", "--team", "--all", "--json", "TestCheckoutTotals expected 42 got 41")), &found); err != nil || len(found.Results) != 0 {
 		t.Fatalf("C's team search = %+v, %v; want nothing", found.Results, err)
 	}
-	if stdout, stderr, err := c.try("", "", "recall", "--team", hit.Key); err == nil || !strings.Contains(stderr, "no such chunk") {
+	if stdout, stderr, err := c.try("", "", "recall", "--team", hit.Key); err == nil || !strings.Contains(stderr, "nothing archived has the key") {
 		t.Fatalf("C recalled A's chunk: %v\n%s%s", err, stdout, stderr)
 	}
 

@@ -101,7 +101,7 @@ func chunksFor(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxk
 	case errors.As(err, &none):
 		return nil, hint(err, "`ctxkeep search --session %s WORDS` lists its turns", none.Session[:min(8, len(none.Session))])
 	case !strings.Contains(ref, ":") && (errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous)):
-		return nil, hint(err, "`ctxkeep search WORDS` lists chunk keys")
+		return nil, hint(err, "`ctxkeep search WORDS` lists the keys of archived steps")
 	case err != nil:
 		return nil, sessionHint(err)
 	}

@@ -242,7 +242,7 @@ func TestToolErrors(t *testing.T) {
 		{"show", map[string]any{"id": entryID, "lines": "1:3", "failures": true}, "choose one of lines, failures"},
 		{"show", map[string]any{"id": entryID, "line": "1:3"}, "line"},
 		{"show", map[string]any{}, "id"},
-		{"recall", map[string]any{"key": "knothing"}, `no such chunk: "knothing"`},
+		{"recall", map[string]any{"key": "knothing"}, `nothing archived has the key "knothing"`},
 		{"recall", map[string]any{"key": "5b2c:9"}, "session " + session + " has no archived turn 9"},
 		{"recall", map[string]any{"key": "5b2c:x"}, `bad range "x"`},
 		{"recall", map[string]any{"key": "ffff:1"}, `no session "ffff" in the archive`},

@@ -181,16 +181,16 @@ type Owned struct {
 func (db *DB) ownedChunk(ctx context.Context, key string) (Owned, error) {
 	key = strings.ToLower(strings.TrimSpace(key))
 	if key == "" || strings.ContainsAny(key, `%_\`) {
-		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
+		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
 	}
 	cs, err := db.queryChunks(ctx, `WHERE key LIKE $1 ORDER BY key LIMIT 2`, key+"%")
 	switch {
 	case err != nil:
 		return Owned{}, err
 	case len(cs) == 0:
-		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
+		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
 	case len(cs) > 1 && cs[0].Key != key:
-		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "no such chunk: %q matches more than one chunk; give more of the key", key)
+		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q starts more than one archived key; give more of it", key)
 	}
 	return cs[0], nil
 }

@@ -142,16 +142,16 @@ const headColumns = `key, session_id, project, kind, agent, turn, step, ts_start
 func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
 	key = strings.ToLower(strings.TrimSpace(key))
 	if key == "" || strings.ContainsAny(key, "%_") {
-		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
+		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
 	}
 	cs, err := db.queryChunks(ctx, `WHERE key LIKE ? ORDER BY key LIMIT 2`, key+"%")
 	switch {
 	case err != nil:
 		return ctxkeep.Chunk{}, err
 	case len(cs) == 0:
-		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such chunk: %q", key)
+		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
 	case len(cs) > 1 && cs[0].Key != key:
-		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "no such chunk: %q matches more than one chunk; give more of the key", key)
+		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q starts more than one archived key; give more of it", key)
 	}
 	return cs[0], nil
 }
