@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,6 +97,10 @@ func TestArchiveIsBoundedAndResumes(t *testing.T) {
 		if i%6 == 0 {
 			lines = append(lines, say(fmt.Sprintf("2026-11-26T10:01:%02d.000Z", i), fmt.Sprintf("Package %d next.", i)))
 		}
+		if i == 31 { // a patch deep in the turn: its relative path needs the turn's cwd
+			lines = append(lines, line("2026-11-26T10:01:31.000Z", "response_item", map[string]any{"type": "custom_tool_call", "name": "apply_patch", "call_id": "patch_31",
+				"input": "*** Begin Patch\n*** Update File: pkg31/fix.go\n@@\n-a\n+b\n*** End Patch\n"}))
+		}
 		lines = append(lines,
 			line(fmt.Sprintf("2026-11-26T10:01:%02d.100Z", i), "response_item", map[string]any{"type": "function_call", "name": "exec_command", "call_id": id,
 				"arguments": fmt.Sprintf(`{"cmd":"go test ./pkg%02d"}`, i)}),
@@ -138,6 +143,13 @@ func TestArchiveIsBoundedAndResumes(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Fatalf("bounded: %d steps, unbounded %d", len(got), len(want))
+	}
+	patched := false
+	for _, c := range want {
+		patched = patched || slices.Contains(c.Meta.FilesModified, "/p/pkg31/fix.go")
+	}
+	if !patched {
+		t.Errorf("no step modified /p/pkg31/fix.go")
 	}
 	for i := range want {
 		if got[i].Key != want[i].Key || got[i].Turn != want[i].Turn || got[i].Step != want[i].Step || got[i].Body != want[i].Body {

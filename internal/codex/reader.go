@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -33,6 +35,9 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim
 		return nil, err
 	}
 	b := builder{out: &keep.Turns{Next: f.Next, Problems: len(f.Problems), Usage: usage, More: f.More}, confirmed: map[string]bool{}}
+	if from.Offset > 0 {
+		b.cwd = cwdBefore(path, from.Offset) // a read from inside a turn does not see its turn_context
+	}
 	for i := range f.Records {
 		r := &f.Records[i]
 		kind, p, ok := decode(r.Raw)
@@ -400,4 +405,31 @@ func mustJSON(v any) json.RawMessage {
 // cursorOf is where r starts: the cursor that reads it first.
 func cursorOf(r *transcript.Record) transcript.Cursor {
 	return transcript.Cursor{Offset: r.Offset, Line: r.Line - 1}
+}
+
+// cwdSearch bounds how far back cwdBefore looks for the folder a turn
+// works in.
+const cwdSearch = 4 << 20
+
+// cwdBefore is the working folder the last turn_context (or the
+// session_meta) before offset names, looking back at most cwdSearch
+// bytes; "" if none: the paths of patches then stay as Codex wrote them.
+func cwdBefore(path string, offset int64) string {
+	f, _, err := fsx.OpenRegular(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	cwd := ""
+	transcript.ScanBack(f, offset, cwdSearch, 1<<20, func(line []byte) bool {
+		if !bytes.Contains(line, []byte(`"turn_context"`)) && !bytes.Contains(line, []byte(`"session_meta"`)) {
+			return true
+		}
+		if kind, p, ok := decode(line); ok && (kind == lineTurnContext || kind == lineSessionMeta) && p.Cwd != "" {
+			cwd = p.Cwd
+			return false
+		}
+		return true
+	})
+	return cwd
 }
