@@ -405,6 +405,11 @@ func (db *DB) match(ctx context.Context, q ctxkeep.ChunkQuery, words []searchWor
 		cand = ""
 	}
 	hits, err := db.rank(ctx, q, strings.Join(all, " | "), cand, paths, limit)
+	if err == nil && len(hits) == 0 && cand == "" {
+		// No chunk touched such a file: the words find the chunks, as for
+		// any query (an identifier of common words, error_content).
+		hits, err = db.rank(ctx, q, strings.Join(all, " | "), candidates(words), nil, limit)
+	}
 	if err != nil || len(hits) >= limit || len(words) < 2 || words[0].rows <= rankCap {
 		return hits, err
 	}

@@ -12,3 +12,10 @@ func EstimateRarity(ctx context.Context, db *DB) (restore func(), err error) {
 	exactCount = 0
 	return func() { exactCount = old }, nil
 }
+
+// Analyze gathers the planner's statistics of the chunks, as autovacuum
+// does on a server in use.
+func Analyze(ctx context.Context, db *DB) error {
+	_, err := db.pool.Exec(ctx, `ANALYZE chunks`)
+	return err
+}

@@ -79,6 +79,28 @@ func TestRareWordsRankFirst(t *testing.T) {
 	search("words estimated by the planner (a large archive)")
 }
 
+// An identifier whose words are all common (error_content, in thousands
+// of chunks) is looked for in the files chunks touched first; when no
+// chunk touched such a file, its words find the chunks, as for any query.
+func TestCommonIdentifierFindsChunks(t *testing.T) {
+	db := pgtest.Open(t)
+	var chunks []ctxkeep.Chunk
+	for n := 1; n <= 2100; n++ { // over rankCap: every word is common
+		chunks = append(chunks, turn(n, "check", fmt.Sprintf("assert error_content == expected, case %d", n)))
+	}
+	if _, err := db.SaveChunks(ctx, "s1", chunks, ctxkeep.ArchiveCursor{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := postgres.Analyze(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"error_content: error_content", "- error_content ="} {
+		if hits, err := db.SearchChunks(ctx, ctxkeep.ChunkQuery{Text: q, Limit: 50}); err != nil || len(hits) != 50 {
+			t.Errorf("%q: %d hits, %v; want 50", q, len(hits), err)
+		}
+	}
+}
+
 // Text PostgreSQL cannot store as it is (NUL bytes, invalid UTF-8) is
 // stored readable rather than refused; an output keeps its exact bytes.
 func TestAwkwardText(t *testing.T) {

@@ -130,6 +130,9 @@ func TestScale(t *testing.T) {
 				t.Fatalf("%q: %v", q.text, err)
 			}
 			d := time.Since(start)
+			if len(hs) == 0 {
+				t.Logf("SEARCH scope %q, %s: no hit for %q", scope, q.kind, q.text)
+			}
 			for _, k := range []string{q.kind, "all"} {
 				lat[k] = append(lat[k], d)
 				if len(hs) > 0 {
