@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
@@ -94,6 +95,10 @@ func (c *codexFixture) entries() []ctxkeep.Entry {
 // configured budget.
 func TestCodexPostToolUseReplacesTheOutput(t *testing.T) {
 	f := newCodexFixture(t)
+	f.vars["HOME"] = t.TempDir()
+	// ctxkeep's MCP server registered with Claude Code for this HOME: not
+	// a tool Codex has, so the view still names the command line.
+	claudecode.NoteMCPRegistered(f.dirs().MCPRegistrations(), filepath.Join(f.vars["HOME"], ".claude.json"), true)
 	f.vars["CTXKEEP_VIEW_BUDGET"] = "50000"
 	f.vars["CTXKEEP_SWAP_CONDENSE"] = "false" // the view is what this test is about (a go test log would be condensed)
 	output := strings.Repeat("=== RUN   TestCase\n", 3000) + "--- FAIL: TestRefund (0.00s)\n    refund_test.go:42: got 1999 want 2000\nFAIL\n"
@@ -103,7 +108,7 @@ func TestCodexPostToolUseReplacesTheOutput(t *testing.T) {
 	}
 	view, _ := reply["reason"].(string)
 	if reply["decision"] != "block" || !strings.Contains(view, "[ctxkeep] Bash output swapped out") || !strings.Contains(view, "exit status 1") ||
-		!strings.Contains(view, "--- FAIL: TestRefund") || !strings.Contains(view, "ctxkeep show ") || strings.Contains(view, "Read ") {
+		!strings.Contains(view, "--- FAIL: TestRefund") || !strings.Contains(view, "ctxkeep show ") || strings.Contains(view, "Read ") || strings.Contains(view, "mcp__") {
 		t.Fatalf("reply %v", reply)
 	}
 	if len(view) > codex.MaxHookText {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
@@ -14,8 +15,13 @@ import (
 // plugin starts the server (its .mcp.json; the client sets
 // CLAUDE_PLUGIN_ROOT for a plugin's hooks), or when install registered
 // the server in the client configuration this session reads: one small
-// file in ctxkeep's state, not the client's busy ~/.claude.json.
+// file in ctxkeep's state, not the client's busy ~/.claude.json. A Codex
+// session never has them: ctxkeep registers its server with Claude Code
+// only.
 func (c *Call) retrieval() swap.Retrieval {
+	if c.Agent == ctxkeep.AgentCodex {
+		return swap.Retrieval{}
+	}
 	getenv := c.Env.Getenv
 	if root := getenv("CLAUDE_PLUGIN_ROOT"); root != "" {
 		if _, err := os.Stat(filepath.Join(root, ".mcp.json")); err == nil {

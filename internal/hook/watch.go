@@ -102,7 +102,11 @@ func (c *Call) crossing(st *watch.WarnState, levels []int) (watch.Warning, bool)
 	}
 	limits := c.limits(u, st.Peak)
 	level, ok := st.Cross(levels, limits.OfThreshold(u.Tokens))
-	return watch.Warning{Level: level, Last: level == levels[len(levels)-1], Tokens: u.Tokens, Limits: limits, Client: c.clientName()}, ok
+	w := watch.Warning{Level: level, Last: level == levels[len(levels)-1], Tokens: u.Tokens, Limits: limits, Client: c.clientName()}
+	if r := c.retrieval(); r.Tools != "" {
+		w.Show = r.Show("ID", "grep", "RE") + ", `lines`, `failures`"
+	}
+	return w, ok
 }
 
 // kept returns what swap kept out of the session, or nil when the index

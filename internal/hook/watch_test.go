@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 )
 
 // response appends an assistant response calling a tool, with the context
@@ -73,5 +76,35 @@ func TestWarningsInsideALongTurn(t *testing.T) {
 	response(t, f.transcript, "5", 137_000)
 	if out := f.run(event("PostToolUse", "5"), handlers); warnings(out, "80") != 1 {
 		t.Errorf("the 80%% crossing was not told: %q; log: %s", out, f.log())
+	}
+}
+
+// The warning tells the model to get stored outputs back in part the way
+// its session has: ctxkeep's MCP tool when registered, else the command.
+func TestWarningNamesTheWayBack(t *testing.T) {
+	for _, registered := range []bool{false, true} {
+		f := newSwapFixture(t)
+		f.vars["HOME"] = t.TempDir()
+		if registered {
+			claudecode.NoteMCPRegistered(f.dirs().MCPRegistrations(), filepath.Join(f.vars["HOME"], ".claude.json"), true)
+		}
+		os.MkdirAll(f.sessionDir, 0o700)
+		response(t, f.transcript, "1", 120_000)
+		ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": f.transcript, "cwd": "/p",
+			"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": "ls"},
+			"tool_response": bash("a.go"), "tool_use_id": "toolu_1"})
+		var reply struct {
+			Specific struct {
+				AdditionalContext string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		json.Unmarshal([]byte(f.run(ev, handlers)), &reply)
+		want := "(`ctxkeep show ID --grep RE`"
+		if registered {
+			want = "(`mcp__ctxkeep__show {\"id\":\"ID\",\"grep\":\"RE\"}`, `lines`, `failures`) rather than whole"
+		}
+		if !strings.Contains(reply.Specific.AdditionalContext, want) {
+			t.Errorf("registered %v: the warning lacks %q:\n%s", registered, want, reply.Specific.AdditionalContext)
+		}
 	}
 }

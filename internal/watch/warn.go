@@ -75,6 +75,9 @@ type Warning struct {
 	Limits     Limits
 	SwappedOut *SwappedOut // what swap kept out of this session so far; nil if unknown
 	Client     string      // the client's name; "" is Claude Code
+	// Show is how the model gets part of a stored output back: ctxkeep's
+	// MCP tool when the session has it ("" is the command line).
+	Show string
 }
 
 // ForModel is the additionalContext of the UserPromptSubmit hook: what
@@ -87,8 +90,12 @@ func (w Warning) ForModel() string {
 	}
 	fmt.Fprintf(&b, "ctxkeep: the context is at %d%% of the point where %s compacts it automatically (%s of %s tokens; window %s).",
 		w.Level, client, Thousands(w.Tokens), Thousands(w.Limits.reference()), Thousands(w.Limits.Window))
+	show := w.Show
+	if show == "" {
+		show = "`ctxkeep show ID --grep RE`, `--lines A:B`, `--failures`"
+	}
 	b.WriteString(" To make the rest last: read files with offset/limit instead of whole, do not re-read what is already above, narrow searches," +
-		" and get outputs ctxkeep stored back in part (`ctxkeep show ID --grep RE`, `--lines A:B`, `--failures`) rather than whole.")
+		" and get outputs ctxkeep stored back in part (" + show + ") rather than whole.")
 	if w.Last {
 		b.WriteString(" Compaction is close: finish the current step, write down where you are (files, decisions, next step)," +
 			" and suggest the user run /compact at this natural break.")
