@@ -21,10 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +30,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/migration"
 )
 
 //go:embed migrations/*.sql
@@ -117,31 +115,10 @@ func (db *DB) Close() error {
 // Schema is the schema the archive lives in.
 func (db *DB) Schema() string { return db.schema }
 
-type migration struct {
-	version int
-	name    string
-}
-
-func migrations() []migration {
-	entries, _ := fs.ReadDir(migrationFiles, "migrations")
-	var ms []migration
-	for _, e := range entries {
-		num, _, _ := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if err != nil {
-			panic("postgres: bad migration file name " + e.Name())
-		}
-		ms = append(ms, migration{version: v, name: e.Name()})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms
-}
+func migrations() []migration.File { return migration.List(migrationFiles, "migrations") }
 
 // LatestVersion is the schema version this binary was built for.
-func LatestVersion() int {
-	ms := migrations()
-	return ms[len(ms)-1].version
-}
+func LatestVersion() int { return migration.Latest(migrations()) }
 
 // SchemaVersion is the database's schema version: 0 before the first
 // migration.
@@ -208,17 +185,17 @@ func (db *DB) migrate(ctx context.Context) error {
 			return err
 		}
 		for _, m := range migrations() {
-			if m.version <= v {
+			if m.Version <= v {
 				continue
 			}
-			body, err := migrationFiles.ReadFile("migrations/" + m.name)
+			body, err := migrationFiles.ReadFile("migrations/" + m.Name)
 			if err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, string(body)); err != nil {
-				return fmt.Errorf("team database: migration %s: %w", m.name, describe(err))
+				return fmt.Errorf("team database: migration %s: %w", m.Name, describe(err))
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, m.version); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, m.Version); err != nil {
 				return describe(err)
 			}
 		}

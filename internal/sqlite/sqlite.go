@@ -23,9 +23,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -33,6 +30,7 @@ import (
 	"github.com/ncruces/go-sqlite3/ext/fts5"
 
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/migration"
 )
 
 func init() {
@@ -156,30 +154,9 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	return v, err
 }
 
-type migration struct {
-	version int
-	name    string
-}
+func migrations() []migration.File { return migration.List(migrationFiles, "migrations") }
 
-func migrations() []migration {
-	entries, _ := fs.ReadDir(migrationFiles, "migrations")
-	var ms []migration
-	for _, e := range entries {
-		num, _, _ := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if err != nil {
-			panic("sqlite: bad migration file name " + e.Name())
-		}
-		ms = append(ms, migration{version: v, name: e.Name()})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms
-}
-
-func latestVersion() int {
-	ms := migrations()
-	return ms[len(ms)-1].version
-}
+func latestVersion() int { return migration.Latest(migrations()) }
 
 // migrate applies, each in its own transaction, the migrations newer than
 // the database. Concurrent migrators serialise on BEGIN IMMEDIATE and the
@@ -190,29 +167,29 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	for _, m := range migrations() {
 		if err := db.apply(ctx, m); err != nil {
-			return fmt.Errorf("index %s: migration %s: %w", db.path, m.name, err)
+			return fmt.Errorf("index %s: migration %s: %w", db.path, m.Name, err)
 		}
 	}
 	return nil
 }
 
-func (db *DB) apply(ctx context.Context, m migration) error {
+func (db *DB) apply(ctx context.Context, m migration.File) error {
 	return db.write(ctx, func(tx *sql.Tx) error {
 		var v int
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 			return err
 		}
-		if v >= m.version {
+		if v >= m.Version {
 			return nil
 		}
-		body, err := migrationFiles.ReadFile("migrations/" + m.name)
+		body, err := migrationFiles.ReadFile("migrations/" + m.Name)
 		if err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version))
+		_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version))
 		return err
 	})
 }

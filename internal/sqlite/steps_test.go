@@ -21,7 +21,7 @@ func TestMigrationToStepsKeepsTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range migrations() {
-		if m.version <= 3 {
+		if m.Version <= 3 {
 			if err := db.apply(ctx, m); err != nil {
 				t.Fatal(err)
 			}
