@@ -179,20 +179,15 @@ type Owned struct {
 }
 
 func (db *DB) ownedChunk(ctx context.Context, key string) (Owned, error) {
-	key = strings.ToLower(strings.TrimSpace(key))
-	if key == "" || strings.ContainsAny(key, `%_\`) {
-		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
+	key, err := ctxkeep.ChunkLookup.Clean(key)
+	if err != nil {
+		return Owned{}, err
 	}
 	cs, err := db.queryChunks(ctx, `WHERE key LIKE $1 ORDER BY key LIMIT 2`, key+"%")
-	switch {
-	case err != nil:
+	if err != nil {
 		return Owned{}, err
-	case len(cs) == 0:
-		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
-	case len(cs) > 1 && cs[0].Key != key:
-		return Owned{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q starts more than one archived key; give more of it", key)
 	}
-	return cs[0], nil
+	return ctxkeep.Pick(ctxkeep.ChunkLookup, key, cs, func(c Owned) string { return c.Key })
 }
 
 // TurnRange returns the steps (or whole turns archived before steps) of a

@@ -140,20 +140,15 @@ const headColumns = `key, session_id, project, kind, agent, turn, step, ts_start
 
 // Chunk returns the chunk with key, or the only one whose key starts with it.
 func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
-	key = strings.ToLower(strings.TrimSpace(key))
-	if key == "" || strings.ContainsAny(key, "%_") {
-		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
+	key, err := ctxkeep.ChunkLookup.Clean(key)
+	if err != nil {
+		return ctxkeep.Chunk{}, err
 	}
 	cs, err := db.queryChunks(ctx, `WHERE key LIKE ? ORDER BY key LIMIT 2`, key+"%")
-	switch {
-	case err != nil:
+	if err != nil {
 		return ctxkeep.Chunk{}, err
-	case len(cs) == 0:
-		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing archived has the key %q", key)
-	case len(cs) > 1 && cs[0].Key != key:
-		return ctxkeep.Chunk{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q starts more than one archived key; give more of it", key)
 	}
-	return cs[0], nil
+	return ctxkeep.Pick(ctxkeep.ChunkLookup, key, cs, func(c ctxkeep.Chunk) string { return c.Key })
 }
 
 // TurnRange returns the steps (and whole-turn chunks) of a session's turns

@@ -41,20 +41,15 @@ func (db *DB) AddEntry(ctx context.Context, e ctxkeep.Entry, b ctxkeep.Blob, pre
 
 // Entry returns the entry with id, or the only one whose id starts with it.
 func (db *DB) Entry(ctx context.Context, id string) (ctxkeep.Entry, error) {
-	id = strings.ToLower(strings.TrimSpace(id))
-	if id == "" || strings.ContainsAny(id, "%_") {
-		return ctxkeep.Entry{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such entry: %q", id)
+	id, err := ctxkeep.EntryLookup.Clean(id)
+	if err != nil {
+		return ctxkeep.Entry{}, err
 	}
 	es, err := db.queryEntries(ctx, `WHERE id LIKE ? ORDER BY id LIMIT 2`, id+"%")
-	switch {
-	case err != nil:
+	if err != nil {
 		return ctxkeep.Entry{}, err
-	case len(es) == 0:
-		return ctxkeep.Entry{}, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such entry: %q", id)
-	case len(es) > 1 && es[0].ID != id:
-		return ctxkeep.Entry{}, ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "no such entry: %q matches more than one entry; give more of the id", id)
 	}
-	return es[0], nil
+	return ctxkeep.Pick(ctxkeep.EntryLookup, id, es, func(e ctxkeep.Entry) string { return e.ID })
 }
 
 // Entries lists the entries f selects.
