@@ -34,10 +34,8 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim
 	if err != nil {
 		return nil, err
 	}
-	b := builder{out: &keep.Turns{Next: f.Next, Problems: len(f.Problems), Usage: usage, More: f.More}, confirmed: map[string]bool{}}
-	if from.Offset > 0 {
-		b.cwd = cwdBefore(path, from.Offset) // a read from inside a turn does not see its turn_context
-	}
+	b := builder{out: &keep.Turns{Next: f.Next, Problems: len(f.Problems), Usage: usage, More: f.More}, confirmed: map[string]bool{},
+		path: path, from: from.Offset}
 	for i := range f.Records {
 		r := &f.Records[i]
 		kind, p, ok := decode(r.Raw)
@@ -58,9 +56,15 @@ type builder struct {
 	cur       *keep.Turn
 	assistant []reply
 	cwd       string
-	calls     map[string]int  // the current turn's calls, by call_id
-	items     bool            // the client records items (item_completed)
-	confirmed map[string]bool // the model's messages it recorded as answers, by id
+	// path and from are the rollout and where the read started: a read
+	// from inside a turn does not see its turn_context, so a relative
+	// patch path looks for the folder before from, once (workdir).
+	path       string
+	from       int64
+	lookedBack bool
+	calls      map[string]int  // the current turn's calls, by call_id
+	items      bool            // the client records items (item_completed)
+	confirmed  map[string]bool // the model's messages it recorded as answers, by id
 	// task is the cursor of the last task_started line not yet followed by
 	// a prompt: a turn starts there, so that reading from its cursor again
 	// sees its turn_context (the cwd its patches are relative to).
@@ -364,8 +368,8 @@ func (b *builder) patchCalls(id, patch string) []transcript.ToolCall {
 			continue
 		}
 		path = strings.TrimSpace(path)
-		if !filepath.IsAbs(path) && b.cwd != "" {
-			path = filepath.Join(b.cwd, path)
+		if cwd := b.workdir(); !filepath.IsAbs(path) && cwd != "" {
+			path = filepath.Join(cwd, path)
 		}
 		callID := id
 		if len(calls) > 0 {
@@ -405,6 +409,15 @@ func mustJSON(v any) json.RawMessage {
 // cursorOf is where r starts: the cursor that reads it first.
 func cursorOf(r *transcript.Record) transcript.Cursor {
 	return transcript.Cursor{Offset: r.Offset, Line: r.Line - 1}
+}
+
+// workdir is the folder relative paths of the current turn are in: the
+// last turn_context read, else the last one before the read started.
+func (b *builder) workdir() string {
+	if b.cwd == "" && !b.lookedBack && b.from > 0 {
+		b.cwd, b.lookedBack = cwdBefore(b.path, b.from), true
+	}
+	return b.cwd
 }
 
 // cwdSearch bounds how far back cwdBefore looks for the folder a turn
