@@ -8,6 +8,7 @@ package app
 import (
 	"context"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
@@ -35,7 +36,11 @@ type App struct {
 	values []config.Value
 	cfgErr error
 	loaded bool
-	store  *store.Store
+
+	// storeMu lets a hook open the store on one goroutine while another
+	// builds what the model sees.
+	storeMu sync.Mutex
+	store   *store.Store
 }
 
 // New resolves the folders and the project of a run. Its error is for a
@@ -84,7 +89,10 @@ func (a *App) ConfigValues() (*config.Config, []config.Value, error) {
 // Store opens the store on first use, in mode: the hook path opens an
 // existing index and never migrates (store.Existing); commands create and
 // migrate it (store.Migrate), or, for dry runs, only read (store.ReadOnly).
+// Safe for concurrent use: a second caller waits for the first's open.
 func (a *App) Store(ctx context.Context, mode store.Mode) (*store.Store, error) {
+	a.storeMu.Lock()
+	defer a.storeMu.Unlock()
 	if a.store == nil {
 		st, err := store.Open(ctx, a.Dirs.IndexDB(), a.Dirs.Blobs(), mode, a.Now)
 		if err != nil {
@@ -111,11 +119,17 @@ func (a *App) Ingest(ctx context.Context, st *store.Store, session string) (stor
 	return res, err
 }
 
-// Opened is the store if it was opened, else nil.
-func (a *App) Opened() *store.Store { return a.store }
+// Opened is the store if it was opened (or is being opened), else nil.
+func (a *App) Opened() *store.Store {
+	a.storeMu.Lock()
+	defer a.storeMu.Unlock()
+	return a.store
+}
 
 // Close closes the store if it was opened.
 func (a *App) Close() {
+	a.storeMu.Lock()
+	defer a.storeMu.Unlock()
 	if a.store != nil {
 		a.store.Close()
 		a.store = nil

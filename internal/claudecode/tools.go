@@ -41,6 +41,16 @@ var ErrNotText = errors.New("tool output is not text")
 // IsMCP reports whether a tool name is an MCP tool's (mcp__server__tool).
 func IsMCP(tool string) bool { return strings.HasPrefix(tool, "mcp__") }
 
+// HasText reports whether ReadOutput knows tool's responses: the tools
+// whose output may be text to swap out.
+func HasText(tool string) bool {
+	switch tool {
+	case "Bash", "Read", "Grep", "Glob", "WebFetch", "WebSearch", "Agent", "Task":
+		return true
+	}
+	return IsMCP(tool)
+}
+
 // ReadOutput extracts the text of a tool's response. Tools ctxkeep does not
 // know, and results that are not text, give ErrNotText.
 func ReadOutput(tool string, resp json.RawMessage) (Output, error) {

@@ -9,6 +9,8 @@ package fastjson
 
 import (
 	stdjson "encoding/json"
+	"errors"
+	"unsafe"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -18,7 +20,28 @@ var lenient = json.JoinOptions(
 	jsontext.AllowInvalidUTF8(true),
 	jsontext.AllowDuplicateNames(true),
 	json.MatchCaseInsensitiveNames(true),
+	json.WithUnmarshalers(json.UnmarshalFromFunc(unquoteOnce)),
 )
+
+// unquoteOnce decodes a JSON string into the one buffer the string then
+// is: the default decoder unquotes into a buffer and copies that into the
+// string, a second megabyte of fresh memory for a large tool output. Like
+// the default (with AllowInvalidUTF8), invalid UTF-8 becomes U+FFFD, and
+// null leaves "".
+func unquoteOnce(dec *jsontext.Decoder, v *string) error {
+	if dec.PeekKind() != '"' {
+		return errors.ErrUnsupported // null, or the default's error for another kind
+	}
+	val, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	// val is a valid JSON string: the only error left is invalid UTF-8,
+	// already replaced.
+	b, _ := jsontext.AppendUnquote(make([]byte, 0, len(val)), val)
+	*v = unsafe.String(unsafe.SliceData(b), len(b))
+	return nil
+}
 
 // Unmarshal decodes data into v like encoding/json.Unmarshal.
 func Unmarshal(data []byte, v any) error {

@@ -1,9 +1,19 @@
 package fastjson
 
 import (
-	"encoding/json"
+	stdjson "encoding/json"
 	"testing"
 	"unsafe"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// lenientDefault is lenient without unquoteOnce.
+var lenientDefault = json.JoinOptions(
+	jsontext.AllowInvalidUTF8(true),
+	jsontext.AllowDuplicateNames(true),
+	json.MatchCaseInsensitiveNames(true),
 )
 
 // The raw values UnmarshalAliased fills lie inside its input, and equal
@@ -12,7 +22,7 @@ func TestUnmarshalAliased(t *testing.T) {
 	data := []byte(`{"a":"x","raw":{"stdout":"big\n","n":[1,2]},"b":1}`)
 	var aliased, copied struct {
 		A   string          `json:"a"`
-		Raw json.RawMessage `json:"raw"`
+		Raw stdjson.RawMessage `json:"raw"`
 	}
 	if err := UnmarshalAliased(data, &aliased); err != nil {
 		t.Fatal(err)
@@ -29,5 +39,23 @@ func TestUnmarshalAliased(t *testing.T) {
 	}
 	if p := uintptr(unsafe.Pointer(unsafe.SliceData(copied.Raw))); p >= start && p < end {
 		t.Errorf("Unmarshal aliases its input")
+	}
+}
+
+// Strings decode as the library's own decoder decodes them: escapes,
+// surrogate pairs, invalid UTF-8 (U+FFFD), null (unchanged), and the same
+// error for a value of another kind.
+func TestStringsDecodeAsTheDefault(t *testing.T) {
+	for _, in := range []string{
+		`{"s":"plain"}`, `{"s":"a\nb\t\"c\"\\ \/ \u00e9 \ud83d\ude00 \ud800"}`, "{\"s\":\"bad \xff\xfe utf8\"}",
+		`{"s":null}`, `{"s":""}`, `{"s":12}`, `{"s":["x"]}`, `{"s":"unterminated}`,
+	} {
+		type doc struct{ S string }
+		got, want := doc{S: "kept"}, doc{S: "kept"}
+		gotErr := Unmarshal([]byte(in), &got)
+		wantErr := json.Unmarshal([]byte(in), &want, lenientDefault)
+		if got != want || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("%s: got %q (%v), the default %q (%v)", in, got.S, gotErr, want.S, wantErr)
+		}
 	}
 }

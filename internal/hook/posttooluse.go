@@ -28,6 +28,10 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	ev := c.Event
 	c.replies = true
 	in := claudecode.ParseInput(ev.ToolInput)
+	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
+	if len(ev.ToolResponse) >= openEarly && claudecode.HasText(ev.ToolName) && swap.PassThrough(call, c.Config.Swap) == "" {
+		go c.Store() // it will be stored: open the index on the other core while the output is decoded
+	}
 	out, err := claudecode.ReadOutput(ev.ToolName, ev.ToolResponse)
 	if err != nil {
 		return nil, nil // not text: images, background tasks, tools ctxkeep does not know
@@ -37,7 +41,6 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 			return reply, err
 		}
 	}
-	call := swap.Call{Tool: ev.ToolName, Command: in.Command, FilePath: in.FilePath, Agent: ev.AgentID != ""}
 	why := swap.Decide(call, out.Text, c.Config)
 	cd := swap.Condensing(call, out.Text, c.Config)
 	if why != "" && (why != swap.BelowThreshold || cd == nil) {
@@ -136,6 +139,11 @@ func (c *Call) renderer(cd *swap.Condenser, over bool) func(swap.Item) (string, 
 		return swap.Render(it, cd, over, viewBudget(c), c.Config.Swap.CondenseMinSaving)
 	}
 }
+
+// openEarly is the size of a tool response (JSON) from which the hook opens
+// the index while it decodes the output: so large an output is over every
+// threshold, and decoding it takes about as long as opening the index.
+const openEarly = 64 << 10
 
 // putOutput stores the original durably and indexes it, and returns what
 // render makes of it for the model. When render may decline (small: an

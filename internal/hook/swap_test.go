@@ -99,6 +99,33 @@ func TestPostToolUseSwapsALargeBashOutput(t *testing.T) {
 	}
 }
 
+// An output large enough that the index is opened while it is decoded
+// (openEarly) is stored exactly, escapes and all; without an index the
+// call fails open and the output stays.
+func TestLargeOutputOpensTheIndexWhileDecoding(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 2*openEarly; i++ {
+		fmt.Fprintf(&b, "line %d\t\"quoted\" \\ é ✓ \x01 <tag>\n", i)
+	}
+	text := b.String()
+	f := newSwapFixture(t)
+	if reply := f.post("Bash", map[string]any{"command": "cat big.log"}, bash(text)); reply == nil {
+		t.Fatalf("no reply; log: %s", f.log())
+	}
+	es := f.entries()
+	if len(es) != 1 {
+		t.Fatalf("entries = %+v", es)
+	}
+	if data, err := f.openStore(t, store.Existing).Open(context.Background(), es[0].Hash); err != nil || string(data) != text {
+		t.Fatalf("stored %d bytes of %d: %v", len(data), len(text), err)
+	}
+
+	g := &swapFixture{fixture: newFixture(t), sessionDir: f.sessionDir, transcript: f.transcript} // no index
+	if reply := g.post("Bash", map[string]any{"command": "cat big.log"}, bash(text)); reply != nil || !strings.Contains(g.log(), "PostToolUse") {
+		t.Fatalf("without an index: reply %v, log %q", reply, g.log())
+	}
+}
+
 // goTestV is a passing go test -v of n tests.
 func goTestV(n int) string {
 	var b strings.Builder
