@@ -21,7 +21,7 @@ var lenientDefault = json.JoinOptions(
 func TestUnmarshalAliased(t *testing.T) {
 	data := []byte(`{"a":"x","raw":{"stdout":"big\n","n":[1,2]},"b":1}`)
 	var aliased, copied struct {
-		A   string          `json:"a"`
+		A   string             `json:"a"`
 		Raw stdjson.RawMessage `json:"raw"`
 	}
 	if err := UnmarshalAliased(data, &aliased); err != nil {
