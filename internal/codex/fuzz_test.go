@@ -16,8 +16,10 @@ func FuzzReader(f *testing.F) {
 	f.Add(strings.Join(failingSession, "\n"), uint16(0), uint16(0))
 	f.Add(strings.Join(failingSession, "\n"), uint16(300), uint16(200))
 	f.Add(`{"type":"response_item","payload":{"type":"function_call_output","call_id":"x","output":"o"}}`+"\n", uint16(0), uint16(10))
+	// One file for every input, rewritten: a folder made and removed per
+	// input took most of the fuzzing time.
+	path := filepath.Join(f.TempDir(), "rollout.jsonl")
 	f.Fuzz(func(t *testing.T, rollout string, at, limit uint16) {
-		path := filepath.Join(t.TempDir(), "rollout.jsonl")
 		writeRollout(t, path, []string{rollout})
 		from := min(int64(at), int64(len(rollout)))
 		out, err := Reader{}.Read(path, transcript.Cursor{Offset: from}, ctxkeep.Usage{}, transcript.ReadLimits{Bytes: int64(limit), Line: 1 << 16})
