@@ -20,18 +20,21 @@ var replayCmd = &command{
 	usage:   "replay [SESSION ... | --sample] [--views] [--json]",
 	summary: "measure what ctxkeep would have kept out of a recorded session",
 	group:   groupContext,
-	long: `Runs recorded Claude Code transcripts through the swap policy with the effective configuration,
-storing nothing, and reports per tool: tool results, how many would have been swapped out (or
-run through the wrapper), characters and estimated tokens (characters / 4) that entered the
-context, and those that would have with ctxkeep; failure lines kept. Only main-thread results
-count; failed Bash results count as swappable only when the wrapper would have run the command.
+	long: `Runs recorded Claude Code transcripts and Codex rollouts through the swap policy with the
+effective configuration, storing nothing, and reports per tool: tool results, how many would have
+been swapped out (or run through the wrapper), characters and estimated tokens (characters / 4)
+that entered the context, and those that would have with ctxkeep; failure lines kept. Only
+main-thread results count; failed Bash results count as swappable only when the wrapper would
+have run the command (Codex sends failures to its hooks too: there, every output over its
+threshold counts).
 
-SESSION is a transcript path, a session id or a unique prefix of one. Without one it replays the
-session the command runs in, else this project's latest, else the latest of any project (a
-terminal is told which); when there is none, or with --sample, the built-in sample session (a
-real public session, MIT License, see internal/sample), whose figures are the same on every
-machine. --views prints every view the model would have seen.`,
-	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json"},
+SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
+replays the Claude Code session the command runs in, else this project's latest, else the latest
+of any project (a terminal is told which); when there is none, or with --sample, the built-in
+sample session (a real public session, MIT License, see internal/sample), whose figures are the
+same on every machine. --views prints every view the model would have seen.`,
+	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json",
+		"ctxkeep replay ~/.codex/sessions/2026/*/*/rollout-*.jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &replayOptions{}
 		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
@@ -53,9 +56,12 @@ const sampleAs = "/home/you/.claude/projects/-home-you-spotter/" + sample.Name
 func (o *replayOptions) run(_ context.Context, a *app, args []string) error {
 	var paths []string
 	for _, arg := range args {
-		path, err := a.findTranscript(arg)
-		if err != nil {
-			return err
+		path, ok := a.findCodex(arg)
+		if !ok {
+			var err error
+			if path, err = a.findTranscript(arg); err != nil {
+				return err
+			}
 		}
 		paths = append(paths, path)
 	}

@@ -1,5 +1,5 @@
 // Package replay runs the tool results of recorded Claude Code sessions
-// through the swap policy, without storing anything, and reports what would
+// and Codex rollouts through the swap policy, without storing anything, and reports what would
 // have entered the context before and after: the figure that says whether
 // ctxkeep is worth installing, measured on the user's own sessions.
 package replay
@@ -8,11 +8,13 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -117,9 +119,15 @@ func FilesAs(paths, names []string, cfg *config.Config) (Report, error) {
 }
 
 func (r *Report) file(path, name string, cfg *config.Config, byTool map[string]*Tally) error {
+	if codex.IsRollout(path) {
+		return r.rollout(path, name, cfg, byTool)
+	}
 	f, err := transcript.ReadFile(path, transcript.Cursor{})
 	if err != nil {
 		return err
+	}
+	if (len(f.Records) > 0 || len(f.Problems) > 0) && !slices.ContainsFunc(f.Records, isConversation) {
+		return fmt.Errorf("%s is neither a Claude Code transcript nor a Codex rollout: none of its %d lines is a conversation's", name, len(f.Records)+len(f.Problems))
 	}
 	path = name
 	r.BadLines += len(f.Problems)
@@ -135,14 +143,55 @@ func (r *Report) file(path, name string, cfg *config.Config, byTool map[string]*
 		if c.Result == nil || !c.Use.MainThread() {
 			continue
 		}
-		t := byTool[c.Name]
-		if t == nil {
-			t = &Tally{Tool: c.Name}
-			byTool[c.Name] = t
-		}
-		r.call(path, session, c, cfg, t, reads)
+		r.call(path, session, c, cfg, tallyOf(byTool, c.Name), reads)
 	}
 	return nil
+}
+
+// rollout replays a Codex rollout as the Codex hook would have seen it:
+// every output over its threshold becomes the view (or the condensed
+// output), within what Codex takes from a hook, failures included (Codex
+// sends them to PostToolUse too); below it, the output stays whole.
+func (r *Report) rollout(path, name string, cfg *config.Config, byTool map[string]*Tally) error {
+	outs, bad, err := codex.Outputs(path)
+	if err != nil {
+		return err
+	}
+	r.BadLines += bad
+	meta, _ := codex.ReadMeta(path)
+	budget := swap.Budget{Chars: min(cfg.View.Budget, codex.MaxHookText), Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
+	for _, o := range outs {
+		t := tallyOf(byTool, o.Tool)
+		before := utf8.RuneCountInString(o.Seen)
+		t.Calls++
+		t.CharsBefore += before
+		t.CharsAfter += before
+		in := claudecode.ParseInput(o.Input)
+		call := swap.Call{Tool: o.Tool, Command: in.Command}
+		if swap.Decide(call, o.Text, cfg) != "" {
+			continue
+		}
+		it := swap.Item{ID: swap.EntryID(meta.ID, o.ID), Tool: o.Tool, Input: in.Describe(o.Tool, o.Input), Text: o.Text, Exit: swap.NoExit}
+		if o.Exit != nil {
+			it.Exit = *o.Exit
+		}
+		view, st := swap.Render(it, swap.Condensing(call, o.Text, cfg), true, budget, cfg.Swap.CondenseMinSaving)
+		r.tally(t, name, o.ID, it, view, st, before)
+	}
+	return nil
+}
+
+// isConversation reports whether rec is a line of a Claude Code
+// conversation: every such line names its session or carries a message.
+func isConversation(rec transcript.Record) bool { return rec.SessionID != "" || rec.Message != nil }
+
+func tallyOf(byTool map[string]*Tally, tool string) *Tally {
+	t := byTool[tool]
+	if t == nil {
+		t = &Tally{Tool: tool}
+		byTool[tool] = t
+	}
+	return t
 }
 
 // rereads follows the Reads of one session as the hook does: the content
@@ -198,7 +247,7 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 	if c.Name == "Read" && !c.Result.IsError && cfg.Swap.Rereads && swap.PassThrough(call, cfg.Swap) == "" &&
 		reads.repeats(c.Result.Record.Line, in, text) && len(text) >= swap.MinPointer {
 		view, st := swap.Pointer(it, swap.ReadRange(in.Offset, in.Limit))
-		r.tally(t, path, c, it, view, st, before)
+		r.tally(t, path, c.ID, it, view, st, before)
 		return
 	}
 	cd := swap.Condensing(call, text, cfg)
@@ -227,13 +276,13 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 	if c.Result.IsError {
 		t.Wrapped++
 	}
-	r.tally(t, path, c, it, view, st, before)
+	r.tally(t, path, c.ID, it, view, st, before)
 }
 
 // tally counts one output replaced by view.
-func (r *Report) tally(t *Tally, path string, c transcript.ToolCall, it swap.Item, view string, st swap.Stats, before int) {
+func (r *Report) tally(t *Tally, path, id string, it swap.Item, view string, st swap.Stats, before int) {
 	after := st.ViewChars
-	if c.Name == "Read" {
+	if it.Tool == "Read" {
 		after += readPrefixes(view)
 	}
 	switch st.Kind {
@@ -251,7 +300,7 @@ func (r *Report) tally(t *Tally, path string, c transcript.ToolCall, it swap.Ite
 	t.CharsAfter += after - before
 	t.FailureLines += st.Failures
 	t.FailureShown += st.Shown
-	r.Views = append(r.Views, View{Transcript: path, ToolUseID: c.ID, Tool: c.Name, Kind: st.Kind, Original: it.Text, View: view, Failures: st.Failures})
+	r.Views = append(r.Views, View{Transcript: path, ToolUseID: id, Tool: it.Tool, Kind: st.Kind, Original: it.Text, View: view, Failures: st.Failures})
 }
 
 // original is the output as the hook would get it: the structured result

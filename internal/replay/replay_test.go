@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -177,4 +178,62 @@ func quote(s string) string {
 func firstRunes(s string, n int) string {
 	r := []rune(s)
 	return string(r[:min(n, len(r))])
+}
+
+// A Codex rollout is replayed as the Codex hook sees its outputs: the
+// command's own output (not the header Codex puts before it for the
+// model), failures included, within what Codex takes from a hook.
+func TestCodexRollout(t *testing.T) {
+	big := strings.Repeat("=== RUN   TestY\n--- PASS: TestY (0.00s)\n", 400) + "--- FAIL: TestX (0.01s)\n    x_test.go:9: got 1, want 2\nFAIL\n"
+	seen := "Chunk ID: 1f2e\nWall time: 1.2 seconds\nProcess exited with code 1\nOutput:\n" + big
+	docs := strings.Repeat("a document line\n", 600)
+	lines := []string{
+		`{"timestamp":"2026-11-27T10:00:00Z","type":"session_meta","payload":{"id":"0199aaaa-bbbb-cccc-dddd-eeeeffff0000","cwd":"/p","cli_version":"0.169.0"}}`,
+		`{"timestamp":"2026-11-27T10:00:01Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":` + quote(`{"cmd":"./scripts/e2e.sh"}`) + `,"call_id":"c1"}}`,
+		`{"timestamp":"2026-11-27T10:00:02Z","type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"c1","aggregated_output":` + quote(big) + `,"exit_code":1}}}`,
+		`{"timestamp":"2026-11-27T10:00:02Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":` + quote(seen) + `}}`,
+		`{"timestamp":"2026-11-27T10:00:03Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":` + quote(`{"cmd":"ls"}`) + `,"call_id":"c2"}}`,
+		`{"timestamp":"2026-11-27T10:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"a\nb"}}`,
+		`{"timestamp":"2026-11-27T10:00:04Z","type":"response_item","payload":{"type":"function_call","name":"search","namespace":"mcp__docs","arguments":"{}","call_id":"c3"}}`,
+		`{"timestamp":"2026-11-27T10:00:05Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c3","output":` + quote(docs) + `}}`,
+	}
+	path := filepath.Join(t.TempDir(), "rollout-2026-11-27T10-00-00-0199aaaa-bbbb-cccc-dddd-eeeeffff0000.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	r, err := Files([]string{path}, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Total.Calls != 3 || r.Total.Swapped != 2 || r.Total.CharsBefore != len(seen)+len("a\nb")+len(docs) {
+		t.Fatalf("total = %+v", r.Total)
+	}
+	if len(r.Views) != 2 || r.Views[0].Tool != "Bash" || r.Views[1].Tool != "mcp__docs__search" {
+		t.Fatalf("views = %+v", r.Views)
+	}
+	v := r.Views[0].View
+	for _, want := range []string{"--- FAIL: TestX", "got 1, want 2", "exit status 1", "ctxkeep show "} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(r.Views[0].Original, "Chunk ID") || len(v) > codex.MaxHookText {
+		t.Errorf("replayed Codex's header, or a view of %d bytes (Codex takes %d):\n%s", len(v), codex.MaxHookText, v)
+	}
+	if after := r.Total.CharsBefore - len(seen) - len(docs) + len([]rune(v)) + len([]rune(r.Views[1].View)); r.Total.CharsAfter != after {
+		t.Fatalf("after = %d, want %d", r.Total.CharsAfter, after)
+	}
+}
+
+// A file that is neither a transcript nor a rollout is refused by name,
+// rather than replayed as one with no tool results.
+func TestNotATranscript(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tui.jsonl")
+	os.WriteFile(path, []byte(`{"ts":"2025-08-09T15:51:04.827Z","dir":"meta","kind":"session_start"}`+"\n"), 0o600)
+	if _, err := Files([]string{path}, config.Default()); err == nil || !strings.Contains(err.Error(), "neither a Claude Code transcript nor a Codex rollout") {
+		t.Fatalf("err = %v", err)
+	}
+	empty := filepath.Join(t.TempDir(), "new.jsonl")
+	os.WriteFile(empty, nil, 0o600)
+	if _, err := Files([]string{empty}, config.Default()); err != nil {
+		t.Fatalf("an empty transcript (a session just started): %v", err)
+	}
 }
