@@ -303,6 +303,34 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 	return nil
 }
 
+// latestRollout is the Codex session replay takes when there is no Claude
+// Code session: this project's latest rollout, else the latest of any
+// project; "" when there is none. A person at a terminal is told which.
+// Only the newest maxLookedAt rollouts are looked at (each one's first
+// line is read for its folder).
+func (a *app) latestRollout() string {
+	const maxLookedAt = 200
+	paths, _ := codex.Rollouts(a.codexHome())
+	newest := ""
+	for i := len(paths) - 1; i >= 0 && i >= len(paths)-maxLookedAt; i-- {
+		meta, err := codex.ReadMeta(paths[i])
+		if err != nil {
+			continue
+		}
+		if newest == "" {
+			newest = paths[i]
+		}
+		if project.Root("", meta.Cwd) == a.projectDir() {
+			a.note("no Claude Code session; the latest Codex session of this project: %s (%s)", meta.ID, paths[i])
+			return paths[i]
+		}
+	}
+	if newest != "" {
+		a.note("no Claude Code session, and no Codex session of this project (%s); the latest Codex session: %s", a.projectDir(), newest)
+	}
+	return newest
+}
+
 // findCodex resolves `context SESSION` to a Codex rollout: a rollout path,
 // or a session id (or unique prefix) under $CODEX_HOME/sessions. ok is
 // false when SESSION is not a Codex session.

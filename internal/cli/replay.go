@@ -30,8 +30,8 @@ threshold counts).
 
 SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
 replays the Claude Code session the command runs in, else this project's latest, else the latest
-of any project (a terminal is told which); when there is none, or with --sample, the built-in
-sample session (a real public session, MIT License, see internal/sample), whose figures are the
+of any project, else the latest Codex session, of this project or any (a terminal is told which);
+when there is none, or with --sample, the built-in sample session (a real public session, MIT License, see internal/sample), whose figures are the
 same on every machine. --views prints every view the model would have seen.`,
 	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json",
 		"ctxkeep replay ~/.codex/sessions/2026/*/*/rollout-*.jsonl"},
@@ -68,11 +68,16 @@ func (o *replayOptions) run(_ context.Context, a *app, args []string) error {
 	names := slices.Clone(paths)
 	if len(paths) == 0 && !o.sample {
 		latest, err := a.latestTranscript()
+		if errors.Is(err, errNoSession) {
+			if rollout := a.latestRollout(); rollout != "" {
+				latest, err = rollout, nil
+			}
+		}
 		switch {
 		case errors.Is(err, errNoSession):
 			o.sample = true
 			if !a.jsonOut {
-				fmt.Fprintf(a.Stderr, "ctxkeep: no Claude Code session here yet; replaying the built-in sample, %s\n", sample.Source)
+				fmt.Fprintf(a.Stderr, "ctxkeep: no Claude Code or Codex session here yet; replaying the built-in sample, %s\n", sample.Source)
 			}
 		case err != nil:
 			return err
