@@ -120,6 +120,11 @@ func TestCodexLargeOutputIsSwappedOut(t *testing.T) {
 			t.Fatalf("request #%d carries an original output", r.Seq)
 		}
 	}
+	// Stop found the replacement in the rollout; the wrapped output was no
+	// reply of a hook's, so there is nothing of it to check.
+	if s := ck.stats(res.SessionID); s.Swap == nil || s.Swap.Applied != 1 || s.Swap.NotApplied != 0 || s.Swap.Unchecked != 0 {
+		t.Errorf("replacements applied: %+v, want the 1 of call_medium", s.Swap)
+	}
 }
 
 // (d) Installing into a Codex home that has the user's own hooks keeps

@@ -89,3 +89,14 @@ func call(p payload) ToolOutput {
 		return ToolOutput{ID: p.CallID, Tool: name, Input: input}
 	}
 }
+
+// CallOutput reads a rollout line holding a tool call's output: the call's
+// id and the output as the model got it (a hook's replacement, when one
+// took effect: codex-hooks.md §8). ok is false for any other line.
+func CallOutput(line []byte) (callID, output string, ok bool) {
+	kind, p, ok := decode(line)
+	if !ok || kind != lineResponseItem || p.Type != "function_call_output" && p.Type != "custom_tool_call_output" || p.CallID == "" {
+		return "", "", false
+	}
+	return p.CallID, p.outputText(), true
+}

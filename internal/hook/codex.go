@@ -27,8 +27,8 @@ var codexHandlers = map[string]handler{
 	"PreToolUse":       codexPreToolUse,
 	"PostToolUse":      all(codexPostToolUse, usageWarnings),
 	"PreCompact":       all(indexJournal, archiveTurn),
-	"Stop":             all(indexJournal, archiveTurn, pruneOverLimit),
-	"SessionEnd":       all(indexJournal, archiveTurn, tendAtSessionEnd),
+	"Stop":             all(indexJournal, proveReplacements, archiveTurn, pruneOverLimit),
+	"SessionEnd":       all(indexJournal, proveReplacements, archiveTurn, tendAtSessionEnd),
 }
 
 // codexPostToolUse swaps a large output out of Codex's context: the exact
@@ -36,6 +36,7 @@ var codexHandlers = map[string]handler{
 // output comes without its exit status, which the rollout holds already.
 func codexPostToolUse(ctx context.Context, c *Call) (*Reply, error) {
 	ev := c.Event
+	c.replies = true
 	out, err := codex.ReadOutput(ev.ToolName, ev.ToolResponse)
 	if err != nil {
 		return nil, nil // not text

@@ -124,6 +124,34 @@ func TestCodexPostToolUseReplacesTheOutput(t *testing.T) {
 	}
 }
 
+// At Stop, each replacement is checked in the rollout, where the function
+// call's output holds what the model got: applied when it is the view,
+// not applied (naming the tool and Codex's one replacement) when Codex
+// kept the original.
+func TestCodexStopProvesReplacements(t *testing.T) {
+	f := newCodexFixture(t)
+	f.vars["CTXKEEP_SWAP_CONDENSE"] = "false"
+	big := strings.Repeat("=== RUN   TestCase\n", 3000)
+	applied := f.post("call_1", "go test ./a", big, 0)
+	kept := f.post("call_2", "go test ./b", big+"b", 0)
+	if applied == nil || kept == nil {
+		t.Fatalf("no reply; log: %s", f.log())
+	}
+	f.add("response_item", map[string]any{"type": "function_call_output", "call_id": "call_1", "output": applied["reason"]})
+	f.add("response_item", map[string]any{"type": "function_call_output", "call_id": "call_2", "output": "Chunk ID: 9\nProcess exited with code 0\nOutput:\n" + big + "b"})
+	f.call("Stop", map[string]any{"stop_hook_active": false, "last_assistant_message": "done"})
+	got := map[string]ctxkeep.Entry{}
+	for _, e := range f.entries() {
+		got[e.ToolUseID] = e
+	}
+	if e := got["call_1"]; e.Applied == nil || !*e.Applied {
+		t.Errorf("call_1: applied %v, verdict %q; log: %s", e.Applied, e.Verdict, f.log())
+	}
+	if e := got["call_2"]; e.Applied == nil || *e.Applied || !strings.Contains(e.Verdict, "Bash replacement of shape PostToolUse decision block, reason not applied") {
+		t.Errorf("call_2: applied %v, verdict %q", e.Applied, e.Verdict)
+	}
+}
+
 // Small outputs, images and a client's other output shapes pass through.
 func TestCodexPostToolUsePassesThrough(t *testing.T) {
 	f := newCodexFixture(t)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -14,7 +15,8 @@ import (
 
 // proveReplacements checks, at the end of a turn (Stop) and of the
 // session, that the client recorded each replacement the session's
-// PostToolUse replies returned (internal/proof), and stores each verdict
+// PostToolUse replies returned (internal/proof; in the transcript, or in a
+// Codex session's rollout), and stores each verdict
 // with its entry. It reads the transcript from its own cursor (kept in the
 // index with the verdicts, in one transaction), and only when a
 // replacement waits: a turn without one costs a query.
@@ -54,7 +56,11 @@ func proveReplacements(ctx context.Context, c *Call) (*Reply, error) {
 	if _, err := f.Seek(offset, io.SeekStart); err != nil {
 		return nil, err
 	}
-	verdicts, next, err := proof.Scan(f, transcript.Cursor{Offset: offset, Line: line}, pending)
+	scan := proof.Scan
+	if c.Agent == ctxkeep.AgentCodex {
+		scan = proof.ScanRollout
+	}
+	verdicts, next, err := scan(f, transcript.Cursor{Offset: offset, Line: line}, pending)
 	if err != nil {
 		return nil, err
 	}

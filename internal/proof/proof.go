@@ -24,6 +24,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -42,13 +43,23 @@ func Sum(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Scan reads the complete lines of a transcript from `from` (r is
-// positioned there) and returns a verdict (ctxkeep.Verdict) for each pending replacement
-// whose tool result it finds, and where the next scan is to start: after
-// the last complete line. An unterminated last line, being written, is
-// left for the next scan.
+// Scan reads the complete lines of a Claude Code transcript from `from` (r
+// is positioned there) and returns a verdict (ctxkeep.Verdict) for each
+// pending replacement whose tool result it finds, and where the next scan
+// is to start: after the last complete line. An unterminated last line,
+// being written, is left for the next scan.
 func Scan(r io.Reader, from transcript.Cursor, pending []Replacement) ([]ctxkeep.Verdict, transcript.Cursor, error) {
-	s := scan{byUse: map[string]Replacement{}, recorded: map[string]string{}, refused: map[string]string{}}
+	return scanLines(r, from, pending, (*scan).take, claudecode.ReplacementShape)
+}
+
+// ScanRollout is Scan for a Codex rollout, where a function call's output
+// holds the replacement the model got, exactly (codex-hooks.md §8).
+func ScanRollout(r io.Reader, from transcript.Cursor, pending []Replacement) ([]ctxkeep.Verdict, transcript.Cursor, error) {
+	return scanLines(r, from, pending, (*scan).takeOutput, func(string) string { return "PostToolUse decision block, reason" })
+}
+
+func scanLines(r io.Reader, from transcript.Cursor, pending []Replacement, take func(*scan, []byte), shape func(tool string) string) ([]ctxkeep.Verdict, transcript.Cursor, error) {
+	s := scan{byUse: map[string]Replacement{}, recorded: map[string]string{}, refused: map[string]string{}, shape: shape}
 	for _, p := range pending {
 		s.byUse[p.ToolUseID] = p
 	}
@@ -63,7 +74,9 @@ func Scan(r io.Reader, from transcript.Cursor, pending []Replacement) ([]ctxkeep
 			return nil, cur, err
 		}
 		cur = transcript.Cursor{Offset: cur.Offset + int64(len(line)), Line: cur.Line + 1}
-		s.take(line[:len(line)-1])
+		if s.names(line) {
+			take(&s, line[:len(line)-1])
+		}
 	}
 	return s.verdicts(pending), cur, nil
 }
@@ -86,20 +99,30 @@ type scan struct {
 	byUse    map[string]Replacement
 	recorded map[string]string // tool_use_id → the text the transcript holds
 	refused  map[string]string // tool_use_id → the client's hook error
+	shape    func(tool string) string
 }
 
-// take looks at one line, decoding it only when it names a pending id.
-func (s *scan) take(line []byte) {
-	named := false
+// names reports whether a line names a pending id: only those are decoded.
+func (s *scan) names(line []byte) bool {
 	for id := range s.byUse {
 		if bytes.Contains(line, []byte(id)) {
-			named = true
-			break
+			return true
 		}
 	}
-	if !named {
-		return
+	return false
+}
+
+// takeOutput records a rollout's function call output.
+func (s *scan) takeOutput(line []byte) {
+	if id, out, ok := codex.CallOutput(line); ok {
+		if _, pending := s.byUse[id]; pending {
+			s.recorded[id] = out
+		}
 	}
+}
+
+// take records the tool results of a transcript line.
+func (s *scan) take(line []byte) {
 	rec, err := transcript.ParseLine(line)
 	if err != nil && rec.Type == "" {
 		return
@@ -171,7 +194,7 @@ func (s *scan) verdicts(pending []Replacement) []ctxkeep.Verdict {
 		if reason := s.refused[p.ToolUseID]; reason != "" {
 			why = "the client refused it: " + text.Squash(reason, 300)
 		}
-		out = append(out, ctxkeep.Verdict{ID: p.ID, Reason: fmt.Sprintf("%s replacement of shape %s not applied: %s", p.Tool, claudecode.ReplacementShape(p.Tool), why)})
+		out = append(out, ctxkeep.Verdict{ID: p.ID, Reason: fmt.Sprintf("%s replacement of shape %s not applied: %s", p.Tool, s.shape(p.Tool), why)})
 	}
 	return out
 }

@@ -90,3 +90,25 @@ func TestScanNothingPending(t *testing.T) {
 		t.Fatalf("%+v %+v %v", vs, next, err)
 	}
 }
+
+// TestScanRollout: in a Codex rollout the function call's output is what
+// the model got; the call itself, which names the id too, is not.
+func TestScanRollout(t *testing.T) {
+	line := func(payload map[string]any) string {
+		b, _ := json.Marshal(map[string]any{"timestamp": "2026-11-27T10:00:00Z", "type": "response_item", "payload": payload})
+		return string(b) + "\n"
+	}
+	view := "[ctxkeep] Bash output swapped out …"
+	lines := line(map[string]any{"type": "function_call", "name": "exec_command", "call_id": "call_a", "arguments": `{"cmd":"make"}`}) +
+		line(map[string]any{"type": "function_call_output", "call_id": "call_a", "output": view}) +
+		line(map[string]any{"type": "function_call", "name": "exec_command", "call_id": "call_b", "arguments": `{"cmd":"make"}`}) +
+		line(map[string]any{"type": "function_call_output", "call_id": "call_b", "output": "Process exited with code 0\nOutput:\nthe original"})
+	pending := []Replacement{{ID: "a", ToolUseID: "call_a", Tool: "Bash", Sum: Sum(view)}, {ID: "b", ToolUseID: "call_b", Tool: "Bash", Sum: Sum(view)}, {ID: "c", ToolUseID: "call_c", Tool: "Bash", Sum: Sum(view)}}
+	vs, next, err := ScanRollout(strings.NewReader(lines), transcript.Cursor{}, pending)
+	if err != nil || next.Line != 4 || len(vs) != 2 {
+		t.Fatalf("verdicts %+v, cursor %+v, err %v", vs, next, err)
+	}
+	if !vs[0].Applied || vs[1].Applied || !strings.Contains(vs[1].Reason, "the transcript holds 47 other characters") {
+		t.Errorf("verdicts %+v", vs)
+	}
+}
