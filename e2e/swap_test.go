@@ -110,6 +110,19 @@ func TestLargeOutputsAreSwappedOut(t *testing.T) {
 	if s := ck.stats(res.SessionID); s.Swap == nil || s.Swap.Applied != len(cases) || s.Swap.NotApplied != 0 || s.Swap.Unchecked != 0 {
 		t.Errorf("replacements applied: %+v, want %d applied", s.Swap, len(cases))
 	}
+	// Replayed, the session counts from the originals ctxkeep stored, not
+	// from the views its transcript holds.
+	var replayed struct {
+		Total struct {
+			Swapped     int `json:"swapped"`
+			CharsBefore int `json:"chars_before"`
+		} `json:"total"`
+		Replaced int `json:"replaced_when_recorded"`
+	}
+	ck.runJSON(&replayed, "replay", res.SessionID, "--json")
+	if replayed.Replaced < len(cases) || replayed.Total.Swapped < len(cases) || replayed.Total.CharsBefore < len(genOutput())+len(bigGo()) {
+		t.Errorf("replay of the session: %+v", replayed)
+	}
 
 	// Resumed, the session is told what it has stored and how to get it.
 	before := len(h.API.RequestsOf(fakeapi.Main))

@@ -10,8 +10,10 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/replay"
 	"github.com/ctxkeep/ctxkeep/internal/sample"
+	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -26,7 +28,9 @@ been swapped out (or run through the wrapper), characters and estimated tokens (
 that entered the context, and those that would have with ctxkeep; failure lines kept. Only
 main-thread results count; failed Bash results count as swappable only when the wrapper would
 have run the command (Codex sends failures to its hooks too: there, every output over its
-threshold counts).
+threshold counts). A session recorded with ctxkeep holds the views the model got: the outputs
+ctxkeep replaced count from the originals it stored (read-only), so the figures are the same as
+for a session recorded without it.
 
 SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
 replays the Claude Code session the command runs in, else this project's latest, else the latest
@@ -51,9 +55,54 @@ type replayOptions struct{ json, views, sample bool }
 // every machine (they name where a readable copy would be).
 const sampleAs = "/home/you/.claude/projects/-home-you-spotter/" + sample.Name
 
+// storedOriginals are the outputs ctxkeep replaced while the sessions
+// ran, read from the store (read-only: replay writes nothing); nil without
+// a store.
+func (a *app) storedOriginals(ctx context.Context) replay.Originals {
+	r, err := a.env()
+	if err != nil {
+		return nil
+	}
+	st, err := r.Store(ctx, store.ReadOnly)
+	if err != nil {
+		return nil
+	}
+	return &originals{ctx: ctx, st: st, sessions: map[string]map[string]ctxkeep.Hash{}}
+}
+
+// originals reads a session's entries once, then the blobs asked for.
+type originals struct {
+	ctx      context.Context
+	st       *store.Store
+	sessions map[string]map[string]ctxkeep.Hash // session → tool_use_id → blob
+}
+
+func (o *originals) Original(session, toolUseID string) (string, bool) {
+	byUse, ok := o.sessions[session]
+	if !ok {
+		byUse = map[string]ctxkeep.Hash{}
+		es, _ := o.st.Entries(o.ctx, ctxkeep.EntryFilter{Session: session})
+		for _, e := range es {
+			if e.ToolUseID != "" {
+				byUse[e.ToolUseID] = e.Hash
+			}
+		}
+		o.sessions[session] = byUse
+	}
+	h, ok := byUse[toolUseID]
+	if !ok {
+		return "", false
+	}
+	data, err := o.st.Open(o.ctx, h)
+	if err != nil {
+		return "", false // pruned meanwhile: the transcript's text counts
+	}
+	return string(data), true
+}
+
 // run replays recorded sessions through the swap policy and reports what
 // would have entered the context with ctxkeep: nothing is stored.
-func (o *replayOptions) run(_ context.Context, a *app, args []string) error {
+func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 	var paths []string
 	for _, arg := range args {
 		path, ok := a.findCodex(arg)
@@ -101,7 +150,7 @@ func (o *replayOptions) run(_ context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	r, err := replay.FilesAs(paths, names, cfg)
+	r, err := replay.FilesAs(paths, names, cfg, a.storedOriginals(ctx))
 	if err != nil {
 		return err
 	}
@@ -153,6 +202,10 @@ func printReplay(a *app, r replay.Report) {
 	}
 	fmt.Fprintf(w, "Failure lines in the outputs swapped out or condensed: %d; shown: %d (the rest counted, all of them at `ctxkeep show ID --failures`).\n",
 		r.Total.FailureLines, r.Total.FailureShown)
+	if r.Replaced > 0 {
+		fmt.Fprintf(w, "%s had already been replaced by ctxkeep when the session ran: counted from the originals it stored.\n",
+			text.Plural(r.Replaced, "output"))
+	}
 	if r.BadLines > 0 {
 		fmt.Fprintf(w, "%d transcript line(s) could not be read and were skipped.\n", r.BadLines)
 	}

@@ -77,6 +77,12 @@ type Report struct {
 	Total       Tally    `json:"total"`
 	BadLines    int      `json:"bad_lines"` // transcript lines that could not be read (skipped)
 	Views       []View   `json:"-"`         // every view rendered, for tests and --views
+	// Replaced counts the outputs the transcript holds as ctxkeep
+	// replaced them while the session ran, replayed from their stored
+	// originals.
+	Replaced int `json:"replaced_when_recorded"`
+
+	originals Originals
 }
 
 // View is one output the policy replaced, with what the model would
@@ -91,18 +97,30 @@ type View struct {
 	Failures   int
 }
 
+// Originals gives back the outputs ctxkeep replaced while a session ran:
+// the transcript of such a session holds what the model got (a view, a
+// condensed output, a pointer), and replay counts from the original, as
+// for a session recorded without ctxkeep.
+type Originals interface {
+	// Original is the output of the call toolUseID of session, as the
+	// hook got it, when ctxkeep stored it.
+	Original(session, toolUseID string) (string, bool)
+}
+
 // Files replays transcripts. Subagent transcripts are replayed only when
 // cfg swaps subagent calls.
 func Files(paths []string, cfg *config.Config) (Report, error) {
-	return FilesAs(paths, paths, cfg)
+	return FilesAs(paths, paths, cfg, nil)
 }
 
 // FilesAs replays the transcripts at paths as if they were at names: the
 // report and the views (which name where a readable copy would be) show
 // the names. A transcript written to a temporary folder to be replayed
-// gives the same views, to the character, wherever that folder is.
-func FilesAs(paths, names []string, cfg *config.Config) (Report, error) {
-	r := Report{Transcripts: names}
+// gives the same views, to the character, wherever that folder is. With
+// originals (nil for none), the outputs ctxkeep replaced count as their
+// originals.
+func FilesAs(paths, names []string, cfg *config.Config, originals Originals) (Report, error) {
+	r := Report{Transcripts: names, originals: originals}
 	byTool := map[string]*Tally{}
 	for i, path := range paths {
 		if err := r.file(path, names[i], cfg, byTool); err != nil {
@@ -227,17 +245,23 @@ func (r *rereads) repeats(line int, in claudecode.Input, content string) bool {
 func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.Config, t *Tally, reads *rereads) {
 	seen := c.Result.Text()
 	before := utf8.RuneCountInString(seen)
+	text, ok := original(c, seen)
+	if stored, found := r.stored(session, c.ID); found {
+		// ctxkeep replaced it when the session ran: without ctxkeep, the
+		// model would have seen the original.
+		r.Replaced++
+		text, ok, before = stored, true, utf8.RuneCountInString(stored)
+		if c.Name == "Read" {
+			before += readPrefixes(stored) // the client's line numbers
+		}
+	}
 	t.Calls++
 	t.CharsBefore += before
 	t.CharsAfter += before
-	if !claudecode.Replaceable(c.Name) {
+	if !claudecode.Replaceable(c.Name) || !ok {
 		return // the hook cannot replace this tool's output either
 	}
 	in := claudecode.ParseInput(c.Input)
-	text, ok := original(c, seen)
-	if !ok {
-		return
-	}
 	call := swap.Call{Tool: c.Name, Command: in.Command, FilePath: in.FilePath}
 	it := swap.Item{
 		ID: swap.EntryID(session, c.ID), Tool: c.Name, Input: in.Describe(c.Name, c.Input), Text: text,
@@ -277,6 +301,15 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 		t.Wrapped++
 	}
 	r.tally(t, path, c.ID, it, view, st, before)
+}
+
+// stored is the original of an output ctxkeep replaced when the session
+// ran, if it has it.
+func (r *Report) stored(session, toolUseID string) (string, bool) {
+	if r.originals == nil {
+		return "", false
+	}
+	return r.originals.Original(session, toolUseID)
 }
 
 // tally counts one output replaced by view.

@@ -237,3 +237,34 @@ func TestNotATranscript(t *testing.T) {
 		t.Fatalf("an empty transcript (a session just started): %v", err)
 	}
 }
+
+type originalsOf map[string]string // tool_use_id → original
+
+func (o originalsOf) Original(session, id string) (string, bool) {
+	s, ok := o[id]
+	return s, ok && session == "s1"
+}
+
+// A session recorded with ctxkeep holds views: replayed with the stored
+// originals, it counts what the model would have seen without ctxkeep.
+func TestReplacedWhenRecorded(t *testing.T) {
+	big := strings.Repeat("=== RUN   TestX\n", 1000) + "--- FAIL: TestX\n"
+	view := "[ctxkeep] Bash output swapped out of the context, kept exactly as id 0123456789ab: 16,016 chars."
+	lines := []string{
+		assistant("a1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"./scripts/e2e.sh"}}`),
+		user("u1", `{"type":"tool_result","tool_use_id":"t1","content":`+quote(view)+`}`, `{"stdout":`+quote(view)+`,"stderr":"","interrupted":false,"isImage":false}`),
+	}
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	without, err := Files([]string{path}, config.Default())
+	if err != nil || without.Total.Swapped != 0 || without.Total.CharsBefore != len(view) {
+		t.Fatalf("without the originals: %+v, %v", without.Total, err)
+	}
+	r, err := FilesAs([]string{path}, []string{path}, config.Default(), originalsOf{"t1": big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Replaced != 1 || r.Total.Swapped != 1 || r.Total.CharsBefore != len(big) || r.Total.FailureLines != 1 || !strings.Contains(r.Views[0].View, "--- FAIL: TestX") {
+		t.Fatalf("with the originals: %d replaced, total %+v", r.Replaced, r.Total)
+	}
+}
