@@ -25,15 +25,15 @@ type ToolOutput struct {
 	Exit *int // the shell command's exit status, when the rollout has it
 }
 
-// Outputs reads the tool calls of the rollout at path that have an output,
-// in order, and how many of its lines could not be read.
-func Outputs(path string) (outs []ToolOutput, bad int, err error) {
-	if _, err := ReadMeta(path); err != nil {
-		return nil, 0, err
+// Outputs reads the session of the rollout at path, its tool calls that
+// have an output, in order, and how many of its lines could not be read.
+func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
+	if meta, err = ReadMeta(path); err != nil {
+		return meta, nil, 0, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, err
+		return meta, nil, 0, err
 	}
 	defer f.Close()
 	at := map[string]int{} // call id → index in outs
@@ -63,7 +63,7 @@ func Outputs(path string) (outs []ToolOutput, bad int, err error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, bad, fmt.Errorf("%s: %w", path, err)
+		return meta, nil, bad, fmt.Errorf("%s: %w", path, err)
 	}
 	bad += len(sc.Problems())
 	kept := outs[:0]
@@ -72,7 +72,7 @@ func Outputs(path string) (outs []ToolOutput, bad int, err error) {
 			kept = append(kept, o)
 		}
 	}
-	return kept, bad, nil
+	return meta, kept, bad, nil
 }
 
 // call is a function call's id, its name as hooks know it, and its input

@@ -1,7 +1,8 @@
 // Package replay runs the tool results of recorded Claude Code sessions
-// and Codex rollouts through the swap policy, without storing anything, and reports what would
-// have entered the context before and after: the figure that says whether
-// ctxkeep is worth installing, measured on the user's own sessions.
+// and Codex rollouts through the swap policy, without storing anything,
+// and reports what would have entered the context before and after: the
+// figure that says whether ctxkeep is worth installing, measured on the
+// user's own sessions.
 package replay
 
 import (
@@ -171,12 +172,11 @@ func (r *Report) file(path, name string, cfg *config.Config, byTool map[string]*
 // output), within what Codex takes from a hook, failures included (Codex
 // sends them to PostToolUse too); below it, the output stays whole.
 func (r *Report) rollout(path, name string, cfg *config.Config, byTool map[string]*Tally) error {
-	outs, bad, err := codex.Outputs(path)
+	meta, outs, bad, err := codex.Outputs(path)
 	if err != nil {
 		return err
 	}
 	r.BadLines += bad
-	meta, _ := codex.ReadMeta(path)
 	budget := swap.Budget{Chars: min(cfg.View.Budget, codex.MaxHookText), Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
 	for _, o := range outs {
 		t := tallyOf(byTool, o.Tool)
