@@ -10,6 +10,7 @@ package fastjson
 import (
 	stdjson "encoding/json"
 	"errors"
+	"sync"
 	"unsafe"
 
 	"github.com/go-json-experiment/json"
@@ -20,8 +21,17 @@ var lenient = json.JoinOptions(
 	jsontext.AllowInvalidUTF8(true),
 	jsontext.AllowDuplicateNames(true),
 	json.MatchCaseInsensitiveNames(true),
-	json.WithUnmarshalers(json.UnmarshalFromFunc(unquoteOnce)),
 )
+
+// lenientLarge is lenient for an input of `large` bytes or more, whose
+// strings may be megabytes: unquoteOnce saves each a copy. Building the
+// option takes 0.04 ms, so a process pays for it only when it decodes such
+// an input (most hook calls never do).
+var lenientLarge = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(lenient, json.WithUnmarshalers(json.UnmarshalFromFunc(unquoteOnce)))
+})
+
+const large = 64 << 10
 
 // unquoteOnce decodes a JSON string into the one buffer the string then
 // is: the default decoder unquotes into a buffer and copies that into the
@@ -45,6 +55,9 @@ func unquoteOnce(dec *jsontext.Decoder, v *string) error {
 
 // Unmarshal decodes data into v like encoding/json.Unmarshal.
 func Unmarshal(data []byte, v any) error {
+	if len(data) >= large {
+		return json.Unmarshal(data, v, lenientLarge())
+	}
 	return json.Unmarshal(data, v, lenient)
 }
 
