@@ -125,6 +125,21 @@ func TestCodexLargeOutputIsSwappedOut(t *testing.T) {
 	if s := ck.stats(res.SessionID); s.Swap == nil || s.Swap.Applied != 1 || s.Swap.NotApplied != 0 || s.Swap.Unchecked != 0 {
 		t.Errorf("replacements applied: %+v, want the 1 of call_medium", s.Swap)
 	}
+	// Replayed, the session counts the output ctxkeep replaced at its own
+	// size, not at its view's (the wrapped one counts as the wrapper
+	// printed it: without ctxkeep, Codex would have cut it).
+	var replayed struct {
+		Total struct {
+			Calls       int `json:"calls"`
+			Swapped     int `json:"swapped"`
+			CharsBefore int `json:"chars_before"`
+		} `json:"total"`
+		Replaced int `json:"replaced_when_recorded"`
+	}
+	ck.runJSON(&replayed, "replay", res.SessionID, "--json")
+	if replayed.Total.Calls != 2 || replayed.Total.Swapped != 1 || replayed.Replaced != 1 || replayed.Total.CharsBefore < len(medium) {
+		t.Errorf("replay of the session: %+v", replayed)
+	}
 }
 
 // (d) Installing into a Codex home that has the user's own hooks keeps

@@ -30,7 +30,8 @@ main-thread results count; failed Bash results count as swappable only when the 
 have run the command (Codex sends failures to its hooks too: there, every output over its
 threshold counts). A session recorded with ctxkeep holds the views the model got: the outputs
 ctxkeep replaced count from the originals it stored (read-only), so the figures are the same as
-for a session recorded without it.
+for a session recorded without it; an output the wrapper captured counts as the transcript holds
+it (without ctxkeep, the client would have cut it).
 
 SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
 replays the Claude Code session the command runs in, else this project's latest, else the latest
@@ -83,7 +84,7 @@ func (o *originals) Original(session, toolUseID string) (string, bool) {
 		byUse = map[string]ctxkeep.Hash{}
 		es, _ := o.st.Entries(o.ctx, ctxkeep.EntryFilter{Session: session})
 		for _, e := range es {
-			if e.ToolUseID != "" {
+			if e.ToolUseID != "" && e.Replacement != "" { // a PostToolUse reply's, not the wrapper's
 				byUse[e.ToolUseID] = e.Hash
 			}
 		}

@@ -104,7 +104,9 @@ type View struct {
 // for a session recorded without ctxkeep.
 type Originals interface {
 	// Original is the output of the call toolUseID of session, as the
-	// hook got it, when ctxkeep stored it.
+	// hook got it, when ctxkeep replaced it with a PostToolUse reply.
+	// (An output the wrapper captured is not one: the client would have
+	// cut it, and replay counts what its transcript holds.)
 	Original(session, toolUseID string) (string, bool)
 }
 
@@ -180,20 +182,26 @@ func (r *Report) rollout(path, name string, cfg *config.Config, byTool map[strin
 	budget := swap.Budget{Chars: min(cfg.View.Budget, codex.MaxHookText), Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
 	for _, o := range outs {
 		t := tallyOf(byTool, o.Tool)
-		before := utf8.RuneCountInString(o.Seen)
+		text, before := o.Text, utf8.RuneCountInString(o.Seen)
+		if stored, replaced := r.stored(meta.ID, o.ID); replaced {
+			// ctxkeep replaced it when the session ran: the model got the
+			// view, and would have got the output.
+			r.Replaced++
+			text, before = stored, utf8.RuneCountInString(stored)
+		}
 		t.Calls++
 		t.CharsBefore += before
 		t.CharsAfter += before
 		in := claudecode.ParseInput(o.Input)
 		call := swap.Call{Tool: o.Tool, Command: in.Command}
-		if swap.Decide(call, o.Text, cfg) != "" {
+		if swap.Decide(call, text, cfg) != "" {
 			continue
 		}
-		it := swap.Item{ID: swap.EntryID(meta.ID, o.ID), Tool: o.Tool, Input: in.Describe(o.Tool, o.Input), Text: o.Text, Exit: swap.NoExit}
+		it := swap.Item{ID: swap.EntryID(meta.ID, o.ID), Tool: o.Tool, Input: in.Describe(o.Tool, o.Input), Text: text, Exit: swap.NoExit}
 		if o.Exit != nil {
 			it.Exit = *o.Exit
 		}
-		view, st := swap.Render(it, swap.Condensing(call, o.Text, cfg), true, budget, cfg.Swap.CondenseMinSaving)
+		view, st := swap.Render(it, swap.Condensing(call, text, cfg), true, budget, cfg.Swap.CondenseMinSaving)
 		r.tally(t, name, o.ID, it, view, st, before)
 	}
 	return nil
