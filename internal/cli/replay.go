@@ -36,8 +36,9 @@ it (without ctxkeep, the client would have cut it).
 SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
 replays the Claude Code session the command runs in, else this project's latest, else the latest
 of any project, else the latest Codex session, of this project or any (a terminal is told which);
-when there is none, or with --sample, the built-in sample session (a real public session, MIT License, see internal/sample), whose figures are the
-same on every machine. --views prints every view the model would have seen.`,
+when there is none, or with --sample, the built-in sample session (a real public session, MIT
+License, see internal/sample), whose figures are the same on every machine. --views prints every
+view the model would have seen.`,
 	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json",
 		"ctxkeep replay ~/.codex/sessions/2026/*/*/rollout-*.jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
