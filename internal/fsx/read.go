@@ -25,13 +25,30 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	}
 	st, err := f.Stat()
 	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+		err = fmt.Errorf("%s is not a regular file: %s", path, typeName(st.Mode()))
 	}
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
 	return f, st, nil
+}
+
+// typeName says what a file that is not a regular file is.
+func typeName(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "of type " + m.Type().String()
 }
 
 // ReadRegular reads a file as OpenRegular opens it, at most max bytes: a

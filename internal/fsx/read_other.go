@@ -16,7 +16,7 @@ func openRegular(path string) (*os.File, error) {
 		return nil, err
 	}
 	if before.Mode()&fs.ModeSymlink != 0 || !before.Mode().IsRegular() {
-		return nil, linkError(path, fmt.Errorf("%s is not a regular file (%s)", path, before.Mode().Type()))
+		return nil, linkError(path, fmt.Errorf("%s is not a regular file: %s", path, typeName(before.Mode())))
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -72,3 +72,11 @@ func TestReadRegularBelow(t *testing.T) {
 		t.Fatalf("linked folder: %v", err)
 	}
 }
+
+// A path that is not a regular file is refused with what it is, in words.
+func TestNotARegularFileSaysWhat(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadRegular(dir, 1<<20); err == nil || !strings.HasSuffix(err.Error(), "is not a regular file: a folder") {
+		t.Fatalf("err = %v", err)
+	}
+}
