@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/replay"
 	"github.com/ctxkeep/ctxkeep/internal/sample"
 	"github.com/ctxkeep/ctxkeep/internal/store"
@@ -111,6 +113,10 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 		if !ok {
 			var err error
 			if path, err = a.findTranscript(arg); err != nil {
+				if errors.Is(err, ctxkeep.ErrNotFound) && !strings.ContainsRune(arg, filepath.Separator) && !strings.HasSuffix(arg, ".jsonl") {
+					return hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no session %q: no Claude Code transcript under %s, no Codex rollout under %s",
+						arg, a.projectsDir(), codex.SessionsDir(a.codexHome())), "give the transcript's or rollout's path, or run `ctxkeep stats` for the sessions ctxkeep saw")
+				}
 				return err
 			}
 		}
