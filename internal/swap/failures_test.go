@@ -122,6 +122,9 @@ func TestMarkers(t *testing.T) {
 		"not ok 3 - handles empty input",
 		"cat: x: No such file or directory",
 		"Pre-commit validation failed:",
+		"Found 3 errors.",
+		"10 examples, 2 failures",
+		"3 errors. Exiting.",
 		"\x1b[31merror:\x1b[0m API request failed",
 		"Rebasing (1/2)\rerror: could not apply fb89908... fix",
 	}
@@ -156,6 +159,12 @@ func TestMarkers(t *testing.T) {
 		"1) Read the failing test first.",
 		"    {:error, reason} ->",
 		"21:33:40.227 [warning] WaitingSummary: LLM call failed: timeout",
+		// ls -l of a code folder: a time or a year before a name, not a count.
+		"-rw-r--r--  1 root root 16903 Nov 26 23:37 failures.go",
+		"drwxr-xr-x  2 root root  4096 Nov 26 23:37 failures",
+		"-rw-r--r--  1 u    g      120 Nov 26  2025 errors",
+		"-rw-r--r--  1 u    g      120 26 Nov  2025 errors.py",
+		"2 errors.go",
 	}
 	for _, l := range yes {
 		if classify(l) == noMarker {

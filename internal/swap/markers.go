@@ -271,7 +271,9 @@ func nextNoun(t string, i int) (start, end int) {
 	return -1, -1
 }
 
-// countBefore: before ends with a number above 0 and one space ("4 ").
+// countBefore: before ends with a number above 0 and one space ("4 "),
+// a number that is not the end of a time or a listing's date ("Nov 26
+// 23:37 errors", "Nov 26  2025 errors": ls -l of a folder named errors).
 func countBefore(before string) bool {
 	s, found := strings.CutSuffix(before, " ")
 	if !found {
@@ -281,19 +283,41 @@ func countBefore(before string) bool {
 	for i > 0 && isDigit(s[i-1]) {
 		i--
 	}
-	if i == len(s) || i > 0 && isWordByte(s, i-1) {
+	if i == len(s) || i > 0 && (isWordByte(s, i-1) || s[i-1] == ':') || listingDate(s[:i]) {
 		return false
 	}
 	return strings.TrimLeft(s[i:], "0") != ""
 }
 
+// listingDate: before ends with a month and a day, in either order, as
+// ls -l writes them before the year ("Nov 26 ", "26 Nov ").
+func listingDate(before string) bool {
+	f := strings.Fields(before)
+	if len(f) < 2 || !strings.HasSuffix(before, " ") {
+		return false
+	}
+	a, b := f[len(f)-2], f[len(f)-1]
+	return isMonth(a) && isDay(b) || isDay(a) && isMonth(b)
+}
+
+func isMonth(w string) bool {
+	return len(w) == 3 && strings.Contains("JanFebMarAprMayJunJulAugSepOctNovDec", w) && w[0] >= 'A' && w[0] <= 'Z'
+}
+
+func isDay(w string) bool {
+	return len(w) <= 2 && strings.Trim(w, "0123456789") == "" && w != "" && w != "0" && w != "00"
+}
+
 // endsPhrase: what follows a counted noun ends the count — the end of
-// the line, punctuation, or a word summaries go on with ("in 0.2s",
-// "generated").
+// the line, punctuation (a dot only before a space or the end: "errors.go"
+// is a name), or a word summaries go on with ("in 0.2s", "generated").
 func endsPhrase(after string) bool {
 	rest := strings.TrimLeft(after, " ")
-	if rest == "" || strings.IndexByte(",;:.)]|(!", rest[0]) >= 0 {
+	if rest == "" || strings.IndexByte(",;:)]|(!", rest[0]) >= 0 {
 		return true
+	}
+	if rest[0] == '.' {
+		return len(rest) == 1 || rest[1] == ' ' || rest[1] == '\r'
 	}
 	for _, w := range []string{"in ", "generated", "found", "occurred"} {
 		if strings.HasPrefix(rest, w) && len(rest) < len(after) {
