@@ -2,6 +2,7 @@ package swap
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -142,8 +143,9 @@ type scan struct {
 func findFailures(text string, lines []string, max int) (fs []Failure, c Count) {
 	s := &scan{lines: lines, kinds: make([]marker, len(lines))}
 	s.scratch.s = s
+	content := diffContent(text, lines)
 	for i, ok := range candidates(text, lines) {
-		if ok {
+		if ok && (content == nil || !content[i]) {
 			s.kinds[i] = classify(lines[i])
 		}
 	}
@@ -164,6 +166,82 @@ func findFailures(text string, lines []string, max int) (fs []Failure, c Count) 
 		}
 	}
 	return fs, c
+}
+
+// diffContent marks the lines inside the hunks of a unified diff ("@@
+// -1,4 +1,5 @@" and the lines it counts), or is nil when text has none:
+// what a diff adds or removes is content, not a failure, even when it
+// holds "exit status 1" or "--- FAIL". A hunk ends where its counts say,
+// so a test runner's "--- FAIL" printed after a diff is not taken for a
+// removed line.
+func diffContent(text string, lines []string) []bool {
+	if !strings.HasPrefix(text, "@@ -") && !strings.Contains(text, "\n@@ -") {
+		return nil
+	}
+	var in []bool
+	for i := 0; i < len(lines); i++ {
+		old, added, ok := hunkHeader(lines[i])
+		if !ok {
+			continue
+		}
+		if in == nil {
+			in = make([]bool, len(lines))
+		}
+		for i+1 < len(lines) && (old > 0 || added > 0) && inHunk(lines[i+1], &old, &added) {
+			i++
+			in[i] = true
+		}
+	}
+	return in
+}
+
+// inHunk reports whether l is the next line of a hunk with old and added
+// lines left to come, and counts it.
+func inHunk(l string, old, added *int) bool {
+	switch {
+	case l == "" || l[0] == ' ': // context (an empty one may have lost its space)
+		if *old == 0 || *added == 0 {
+			return false
+		}
+		*old, *added = *old-1, *added-1
+	case l[0] == '-' && *old > 0:
+		*old--
+	case l[0] == '+' && *added > 0:
+		*added--
+	case l[0] != '\\': // "\ No newline at end of file" belongs to the hunk
+		return false
+	}
+	return true
+}
+
+// hunkHeader reads a unified diff's hunk header, "@@ -a[,b] +c[,d] @@…":
+// how many old and new lines the hunk holds (b and d, 1 when left out).
+func hunkHeader(l string) (old, added int, ok bool) {
+	rest, found := strings.CutPrefix(l, "@@ -")
+	if !found {
+		return 0, 0, false
+	}
+	ranges, _, found := strings.Cut(rest, " @@")
+	oldRange, newRange, found2 := strings.Cut(ranges, " +")
+	if !found || !found2 {
+		return 0, 0, false
+	}
+	old, ok1 := rangeCount(oldRange)
+	added, ok2 := rangeCount(newRange)
+	return old, added, ok1 && ok2
+}
+
+// rangeCount is the line count of a hunk range "start[,count]".
+func rangeCount(r string) (int, bool) {
+	start, count, found := strings.Cut(r, ",")
+	if _, err := strconv.Atoi(start); err != nil {
+		return 0, false
+	}
+	if !found {
+		return 1, true
+	}
+	n, err := strconv.Atoi(count)
+	return n, err == nil && n >= 0
 }
 
 // causes gathers the causes of one failure.

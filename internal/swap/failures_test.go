@@ -400,3 +400,22 @@ func TestOver(t *testing.T) {
 		}
 	}
 }
+
+// What a diff adds or removes is content, whatever it says; a hunk ends
+// where its header's counts say, so a failure printed after one is found.
+func TestDiffContentIsNotAFailure(t *testing.T) {
+	diff := "diff --git a/x_test.go b/x_test.go\nindex 1..2 100644\n--- a/x_test.go\n+++ b/x_test.go\n" +
+		"@@ -10,3 +10,5 @@ func TestX(t *testing.T) {\n \tout := run()\n-\twant := \"exit status 1\"\n+\twant := \"Process exited with code 1\"\n" +
+		"+\tif !strings.Contains(out, \"--- FAIL: TestX\") {\n \t\tt.Fatal(out)\n\\ No newline at end of file\n" +
+		"@@ -40 +42 @@\n-panic: old\n+panic: new\n"
+	if fs, c := Failures(diff, 10); c.Failures != 0 {
+		t.Fatalf("a diff of test code has %d failures: %+v", c.Failures, fs)
+	}
+	after := "@@ -1,2 +1,2 @@\n-a\n+b\n c\n--- FAIL: TestX (0.00s)\n    x_test.go:9: got 1, want 2\nFAIL\nexit status 1\n"
+	if fs, c := Failures(after, 10); c.Failures == 0 || fs[0].Marker.Text != "--- FAIL: TestX (0.00s)" {
+		t.Fatalf("the failure after the hunk: %+v, %+v", fs, c)
+	}
+	if _, c := Failures("fatal: bad revision 'nosuch'\n"+diff, 10); c.Failures != 1 {
+		t.Fatalf("a git error before the diff: %d failures", c.Failures)
+	}
+}
