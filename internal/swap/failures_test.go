@@ -288,6 +288,7 @@ func FuzzFailures(f *testing.F) {
 	f.Add("=== RUN   TestA\n    a_test.go:3: boom\n        more\n--- FAIL: TestA (0.00s)\npanic: x [recovered]\n\tpanic: x\n\ngoroutine 1 [running]:\nmain.f()\n\t/p/m.go:3 +0x1\n")
 	f.Add("Traceback (most recent call last):\n  File \"x\", line 1\nValueError: v\n5 tests, 2 failures\n\x1b[31merror:\x1b[0m x\r\n")
 	f.Add("  ● a › b\n\n    Expected: 1\n    Received: 2\n\n      at Object.<anonymous> (a.test.js:3:4)\n- Expected\n+ Received\n- 1\n+ 2\n")
+	f.Add("@@ -1,2 +1,3 @@\n-exit status 1\n+--- FAIL: x\n \n\\ No newline\n--- FAIL: TestB (0.00s)\n@@ -9 +9,0 @@\n-panic: y\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		lines := splitLines(text)
 		fs, count := Failures(text, -1)
