@@ -125,6 +125,8 @@ func TestMarkers(t *testing.T) {
 		"Found 3 errors.",
 		"10 examples, 2 failures",
 		"3 errors. Exiting.",
+		"Error: Process completed with exit code 1.",
+		"subprocess.CalledProcessError: Command '['make']' returned non-zero exit status 2.",
 		"\x1b[31merror:\x1b[0m API request failed",
 		"Rebasing (1/2)\rerror: could not apply fb89908... fix",
 	}
@@ -165,6 +167,8 @@ func TestMarkers(t *testing.T) {
 		"-rw-r--r--  1 u    g      120 Nov 26  2025 errors",
 		"-rw-r--r--  1 u    g      120 26 Nov  2025 errors.py",
 		"2 errors.go",
+		"x_test.go:88:\t\tt.Fatalf(\"exit status 1\")",
+		"    want: 'Exit code 2'",
 	}
 	for _, l := range yes {
 		if classify(l) == noMarker {

@@ -95,7 +95,9 @@ var rules = func() []rule {
 	for _, p := range exitPhrases {
 		add(p, bare, func(t string) bool {
 			i := strings.Index(t, p)
-			return i >= 0 && nonZeroNumber(t[i+len(p):])
+			// One that opens a quoted string is code or prose quoting it
+			// (`t.Fatalf("exit status 1")` in a grep of tests).
+			return i >= 0 && nonZeroNumber(t[i+len(p):]) && (i == 0 || strings.IndexByte("\"'`", t[i-1]) < 0)
 		})
 	}
 	add(" failed:", opener, failedColon)
