@@ -78,16 +78,11 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 // call is a function call's id, its name as hooks know it, and its input
 // ({"command"} for the shell).
 func call(p payload) ToolOutput {
-	switch name := toolName(p.Name, p.Namespace); name {
-	case "exec_command", "shell", "shell_command", "local_shell":
-		return ToolOutput{ID: p.CallID, Tool: Shell, Input: mustJSON(map[string]string{"command": shellCommand([]byte(p.Arguments))})}
-	default:
-		input := json.RawMessage(p.Arguments)
-		if !json.Valid(input) {
-			input = mustJSON(map[string]string{"input": p.Input})
-		}
-		return ToolOutput{ID: p.CallID, Tool: name, Input: input}
+	args := json.RawMessage(p.Arguments)
+	if name := toolName(p.Name, p.Namespace); !isShell(name) {
+		return ToolOutput{ID: p.CallID, Tool: name, Input: callInput(args, p.Input)}
 	}
+	return ToolOutput{ID: p.CallID, Tool: Shell, Input: shellInput(args)}
 }
 
 // CallOutput reads a rollout line holding a tool call's output: the call's

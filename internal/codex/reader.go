@@ -294,8 +294,8 @@ func (b *builder) call(r *transcript.Record, id, name string, args json.RawMessa
 // translate names a call the way the archive reads calls.
 func (b *builder) translate(id, name string, args json.RawMessage, freeform []string) []transcript.ToolCall {
 	switch {
-	case name == "exec_command" || name == "shell" || name == "shell_command" || name == "local_shell":
-		return []transcript.ToolCall{{ID: id, Name: Shell, Input: mustJSON(map[string]string{"command": shellCommand(args)})}}
+	case isShell(name):
+		return []transcript.ToolCall{{ID: id, Name: Shell, Input: shellInput(args)}}
 	case name == "apply_patch":
 		patch := ""
 		if len(freeform) > 0 {
@@ -311,10 +311,26 @@ func (b *builder) translate(id, name string, args json.RawMessage, freeform []st
 	case name == "update_plan":
 		return []transcript.ToolCall{{ID: id, Name: "TodoWrite", Input: planTodos(args)}}
 	}
+	return []transcript.ToolCall{{ID: id, Name: name, Input: callInput(args, strings.Join(freeform, ""))}}
+}
+
+// isShell reports whether a function call runs a shell command.
+func isShell(name string) bool {
+	return name == "exec_command" || name == "shell" || name == "shell_command" || name == "local_shell"
+}
+
+// shellInput is a shell call's input as hooks give it: {"command"}.
+func shellInput(args json.RawMessage) json.RawMessage {
+	return mustJSON(map[string]string{"command": shellCommand(args)})
+}
+
+// callInput is another call's input: its arguments, or {"input"} holding
+// a freeform call's text (or arguments that are not JSON).
+func callInput(args json.RawMessage, freeform string) json.RawMessage {
 	if len(args) == 0 || !json.Valid(args) {
-		args = mustJSON(map[string]string{"input": strings.Join(freeform, "")})
+		return mustJSON(map[string]string{"input": freeform})
 	}
-	return []transcript.ToolCall{{ID: id, Name: name, Input: args}}
+	return args
 }
 
 // toolName is a function call's name as hooks and the archive know it: an

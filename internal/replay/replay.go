@@ -55,6 +55,14 @@ func (t Tally) Ratio() float64 {
 	return float64(t.CharsAfter) / float64(t.CharsBefore)
 }
 
+// saw counts a tool result of before characters, which stays whole
+// unless tally replaces it.
+func (t *Tally) saw(before int) {
+	t.Calls++
+	t.CharsBefore += before
+	t.CharsAfter += before
+}
+
 func (t *Tally) add(o Tally) {
 	t.Calls += o.Calls
 	t.Swapped += o.Swapped
@@ -189,9 +197,7 @@ func (r *Report) rollout(path, name string, cfg *config.Config, byTool map[strin
 			r.Replaced++
 			text, before = stored, utf8.RuneCountInString(stored)
 		}
-		t.Calls++
-		t.CharsBefore += before
-		t.CharsAfter += before
+		t.saw(before)
 		in := claudecode.ParseInput(o.Input)
 		call := swap.Call{Tool: o.Tool, Command: in.Command}
 		if swap.Decide(call, text, cfg) != "" {
@@ -263,9 +269,7 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 			before += readPrefixes(stored) // the client's line numbers
 		}
 	}
-	t.Calls++
-	t.CharsBefore += before
-	t.CharsAfter += before
+	t.saw(before)
 	if !claudecode.Replaceable(c.Name) || !ok {
 		return // the hook cannot replace this tool's output either
 	}
