@@ -3,6 +3,7 @@ module github.com/ctxkeep/ctxkeep
 go 1.26.8
 
 require (
+	github.com/charmbracelet/x/ansi v0.11.9 // only its parser package: the ECMA-48/DEC state table that strips control sequences (internal/text); 0.08 ms at init
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // hook payloads of megabytes, ~3× encoding/json (internal/fastjson)
 	github.com/jackc/pgx/v5 v5.12.0 // the team archive on PostgreSQL (internal/postgres): pure Go, TLS, ~/.pgpass, pooling
 	github.com/klauspost/compress v1.20.3 // zstd for the blob store

@@ -76,7 +76,7 @@ func TestPrintable(t *testing.T) {
 		"title\x1b]0;pwned\x07 after":                   "title after",
 		"link \x1b]8;;http://x\x1b\\text\x1b]8;;\x1b\\": "link text",
 		"\u009b31mC1 CSI\u009b0m":                       "C1 CSI",
-		"bell\a, cr\r and nul\x00 go; tab\tstays":       "bell, cr and nul go; tab\tstays",
+		"bell\a, nul\x00 go; tab\tstays":                "bell, nul go; tab\tstays",
 		"cut at the end \x1b[":                          "cut at the end ",
 		"\x1bcreset":                                    "reset",
 	} {
@@ -84,4 +84,38 @@ func TestPrintable(t *testing.T) {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func TestPrintableLikeATerminal(t *testing.T) {
+	for in, want := range map[string]string{
+		"a\r\nb\r\n":                                "a\nb\n",
+		"10%\r55%\r100% done\nnext":                 "100% done\nnext",
+		"downloading\r           \r":                "downloading",
+		"N\bNA\bAM\bME":                             "NAME",
+		"\x1b[2K\r\x1b[1A✓ test passes":             "✓ test passes",
+		"dcs \x1bPq#0;2;0;0;0#0~~\x1b\\ after":      "dcs  after",
+		"osc to the end of the line \x1b]0;x\nnext": "osc to the end of the line \nnext",
+		"latin-1 \xe9t\xe9 is not UTF-8":            "latin-1 \uFFFDt\uFFFD is not UTF-8",
+		"\x1b[31m\nline two\x1b[0m\n":               "\nline two\n",
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzPrintable(f *testing.F) {
+	f.Add("\x1b[31mred\x1b[0m\r\nx\x1b]8;;u\x07l\x1b]8;;\x07\b")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Printable(s)
+		if strings.Count(got, "\n") != strings.Count(s, "\n") {
+			t.Fatalf("Printable(%q) = %q: lines changed", s, got)
+		}
+		if strings.ContainsAny(got, "\x1b\r\b\a\x00") || strings.Contains(got, "\u009b") {
+			t.Fatalf("Printable(%q) = %q: a control remains", s, got)
+		}
+		if Printable(got) != got {
+			t.Fatalf("Printable not idempotent on %q", s)
+		}
+	})
 }
