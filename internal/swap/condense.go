@@ -181,6 +181,7 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 		it.Input = redact.String(it.Input)
 		it.Text = redact.String(it.Text)
 	}
+	it.Input, it.Text = text.Printable(it.Input), text.Printable(it.Text) // line for line, as a terminal shows it
 	lines := splitLines(it.Text)
 	fs, count := findFailures(it.Text, lines, -1)
 	folds, counts := c.plan(it.Text, lines, fs)

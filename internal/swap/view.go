@@ -75,6 +75,10 @@ func View(it Item, b Budget) (string, Stats) {
 			it.Text = redact.String(it.Text)
 		}
 	}
+	it.Input = text.Printable(it.Input)
+	if !st.Binary { // as a terminal shows it, line for line: no escape reaches the model
+		it.Text = text.Printable(it.Text)
+	}
 	lines := splitLines(it.Text)
 	st.Lines = len(lines)
 	head := header(it, st, length)

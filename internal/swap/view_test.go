@@ -254,3 +254,28 @@ func TestViewPrefersFirstCausesOverMoreMarkers(t *testing.T) {
 		t.Errorf("view %d > budget", len(view))
 	}
 }
+
+// No escape reaches the model: a coloured run's view and its condensed
+// text show the lines as a terminal would, numbered as in the original.
+func TestNoControlSequenceReachesTheModel(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\x1b[1m\x1b[46m RUN \x1b[49m\x1b[22m \x1b[36mv1.6.0\x1b[39m\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, " \x1b[32m✓\x1b[39m src/t%d.test.ts \x1b[2m(1 test)\x1b[22m\x1b[90m 3\x1b[2mms\x1b[22m\x1b[39m\r\n", i)
+	}
+	b.WriteString("\x1b[2m Test Files \x1b[22m \x1b[1m\x1b[32m200 passed\x1b[39m\x1b[22m\x1b[90m (200)\x1b[39m\n")
+	it := Item{ID: "abc", Tool: "Bash", Input: "npx vitest run \x1b]0;title\x07", Text: b.String(), Exit: 0}
+	view, _ := View(it, budget)
+	cond, ok := CondenserFor("npx vitest run").Condense(it, budget)
+	if !ok {
+		t.Fatal("not condensed")
+	}
+	for name, s := range map[string]string{"view": view, "condensed": cond.Text} {
+		if strings.ContainsAny(s, "\x1b\r\a") {
+			t.Errorf("%s holds a control character:\n%q", name, s)
+		}
+		if !strings.Contains(s, "L202: Test Files  200 passed (200)") && !strings.Contains(s, " Test Files  200 passed (200)") {
+			t.Errorf("%s lost the summary line:\n%s", name, s)
+		}
+	}
+}
