@@ -162,6 +162,9 @@ type Command struct {
 	// line of its cause ("--- FAIL: TestRefund", "refund_test.go:42: got
 	// 1999 want 2000"), read from the exact output when ctxkeep stored it.
 	Errors []string `json:"errors,omitempty"`
+	// Outcome is what the runner that printed the output reported of its
+	// run ("mix test: 2 failed, 408 passed"), when a known one did.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // Failed reports whether the command failed.

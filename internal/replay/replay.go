@@ -100,6 +100,8 @@ type View struct {
 	Transcript string
 	ToolUseID  string
 	Tool       string
+	Input      string // the command, the path, the pattern
+	Exit       int    // the exit status, or swap.NoExit
 	Kind       string // swap.KindView, swap.KindCondensed, swap.KindPointer
 	Original   string
 	View       string
@@ -345,7 +347,7 @@ func (r *Report) tally(t *Tally, path, id string, it swap.Item, view string, st 
 	t.CharsAfter += after - before
 	t.FailureLines += st.Failures
 	t.FailureShown += st.Shown
-	r.Views = append(r.Views, View{Transcript: path, ToolUseID: id, Tool: it.Tool, Kind: st.Kind, Original: it.Text, View: view, Failures: st.Failures})
+	r.Views = append(r.Views, View{Transcript: path, ToolUseID: id, Tool: it.Tool, Input: it.Input, Exit: it.Exit, Kind: st.Kind, Original: it.Text, View: view, Failures: st.Failures})
 }
 
 // original is the output as the hook would get it: the structured result

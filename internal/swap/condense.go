@@ -151,14 +151,18 @@ type Condensed struct {
 	Counts   map[string]int // lines each rule matches in the whole output, folded or not ("passed tests": 80)
 	Failures int            // failure lines (markers and causes), all kept
 	Last     string         // the original's last line, for inventories
+	Outcome  string         // the runner's account (Stats.Outcome)
 }
 
 // stats are the figures of a condensed output, as a view's.
 func (c Condensed) stats(it Item, size int) Stats {
-	st := Stats{Chars: c.Chars, Lines: c.Lines, Failures: c.Failures, Shown: c.Failures, ViewChars: size, Kind: KindCondensed, Folded: c.Folded}
+	st := Stats{Chars: c.Chars, Lines: c.Lines, Failures: c.Failures, Shown: c.Failures, ViewChars: size, Kind: KindCondensed, Folded: c.Folded, Outcome: c.Outcome}
 	b := fmt.Sprintf("%s lines, %s folded", commas(c.Lines), commas(c.Folded))
 	if it.Exit != NoExit {
 		b += fmt.Sprintf(", exit %d", it.Exit)
+	}
+	if c.Outcome != "" {
+		b += ", " + c.Outcome
 	}
 	if c.Failures > 0 {
 		b += fmt.Sprintf(", %d failure lines", c.Failures)
@@ -183,8 +187,12 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 	}
 	it.Input, it.Text = text.Printable(it.Input), text.Printable(it.Text) // line for line, as a terminal shows it
 	lines := splitLines(it.Text)
+	run := readRun(it.Input, it.Text, lines)
 	fs, count := findFailures(it.Text, lines, -1)
-	folds, counts := c.plan(it.Text, lines, fs)
+	if run.Passing(it.Exit) { // what looks like a failure in a passing run is noise, folded by the rules
+		fs, count = nil, Count{}
+	}
+	folds, counts := c.plan(it.Text, lines, fs, run.Failing)
 	body, folded := render(lines, folds, c.label)
 	if folded == 0 {
 		return out, false
@@ -199,13 +207,16 @@ func (c *Condenser) Condense(it Item, b Budget) (out Condensed, ok bool) {
 		fmt.Fprintf(&h, "; exit status %d", it.Exit)
 	}
 	switch {
-	case count.Failures == 1:
-		h.WriteString("; 1 failure, shown with its causes")
-	case count.Failures > 1:
-		fmt.Fprintf(&h, "; %d failures, all shown with their causes", count.Failures)
+	case run.Known():
+		fmt.Fprintf(&h, "; %s", run.Headline(it.Exit))
+		if count.Lines > 0 {
+			fmt.Fprintf(&h, "; %s, all kept", text.Plural(count.Lines, "failure line"))
+		}
+	case count.Lines > 0:
+		fmt.Fprintf(&h, "; %s, all kept with their causes", text.Plural(count.Lines, "failure line"))
 	}
 	h.WriteString(".\n")
-	out = Condensed{Text: h.String() + body + condensedFooter(it, b.Retrieval), Chars: chars, Lines: len(lines), Folded: folded, Counts: counts, Failures: count.Lines, Last: lines[len(lines)-1]}
+	out = Condensed{Text: h.String() + body + condensedFooter(it, b.Retrieval), Chars: chars, Lines: len(lines), Folded: folded, Counts: counts, Failures: count.Lines, Last: lines[len(lines)-1], Outcome: run.Outcome(it.Exit)}
 	return out, true
 }
 
@@ -235,14 +246,18 @@ const noFold foldKind = -1
 
 // plan says, for each line, the label it is folded under (an index in
 // c.Fold, or one of the position labels below), or noFold; and how many
-// lines of the whole output each fold rule matches.
-func (c *Condenser) plan(text string, lines []string, fs []Failure) (folds []foldKind, counts map[string]int) {
+// lines of the whole output each fold rule matches. The lines of failures
+// fs and those naming what failed stay.
+func (c *Condenser) plan(text string, lines []string, fs []Failure, named []Named) (folds []foldKind, counts map[string]int) {
 	c.compile()
 	folds = make([]foldKind, len(lines))
 	counts = map[string]int{}
 	pinned := make([]bool, len(lines))
 	for i := range lines {
 		pinned[i] = i < keptFirst || i >= len(lines)-keptLast
+	}
+	for _, n := range named { // where the runner names what failed
+		pinned[n.Line.N-1] = true
 	}
 	for _, f := range fs { // a failure's lines, and the few between them (its block), stay
 		ls := f.Lines()

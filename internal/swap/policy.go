@@ -168,6 +168,9 @@ func brief(it Item, lines []string, st Stats) string {
 	if it.Exit != NoExit {
 		fmt.Fprintf(&b, ", exit %d", it.Exit)
 	}
+	if st.Outcome != "" {
+		b.WriteString(", " + st.Outcome)
+	}
 	if st.Failures > 0 {
 		fmt.Fprintf(&b, ", %d failure lines", st.Failures)
 	}

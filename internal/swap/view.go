@@ -60,6 +60,7 @@ type Stats struct {
 	ViewChars int    // characters of the view
 	Kind      string // what the model sees: KindView, KindCondensed, KindPointer
 	Folded    int    // lines folded, when condensed
+	Outcome   string // the runner's account, "pytest: 2 failed, 60 passed"; "" for an output no known runner printed
 }
 
 // View renders the view of it within b.Chars bytes (so within as many
@@ -88,7 +89,12 @@ func View(it Item, b Budget) (string, Stats) {
 	if st.Binary {
 		body = []string{fmt.Sprintf("Binary data (%s); not shown.\n", binaryKind(it.Text))}
 	} else {
-		body, st.Failures, st.Shown = bodySections(it, lines, b, &room)
+		run := Run{Passed: -1}
+		if HasFailures(it.Tool) {
+			run = readRun(it.Input, it.Text, lines)
+		}
+		body, st.Failures, st.Shown = bodySections(it, lines, run, b, &room)
+		st.Outcome = run.Outcome(it.Exit)
 	}
 	st.Brief = brief(it, lines, st)
 	view := head + strings.Join(body, "") + foot
@@ -97,14 +103,14 @@ func View(it Item, b Budget) (string, Stats) {
 }
 
 // bodySections picks what fits: failures first, never dropped for the rest.
-func bodySections(it Item, lines []string, b Budget, room *int) (out []string, failures, listed int) {
+func bodySections(it Item, lines []string, run Run, b Budget, room *int) (out []string, failures, listed int) {
 	add := func(s string) {
 		if s != "" && len(s) <= *room {
 			out = append(out, s)
 			*room -= len(s)
 		}
 	}
-	section, shown, failures := failureSection(it, lines, b.KeyLines, b.Retrieval, room)
+	section, shown, failures := failureSection(it, lines, run, b.KeyLines, b.Retrieval, room)
 	listed = len(shown) // before the head and tail add their lines to shown
 	out = append(out, section)
 	add(summarySection(it, lines, summaryRoom(it.Tool, b, *room)))
@@ -146,27 +152,38 @@ func footer(it Item, r Retrieval) string {
 	return fmt.Sprintf("Get any part back exactly: %s.\n", show)
 }
 
-// failureSection lists the failures with their causes, as many lines as
-// the cap and the room allow (lines are shortened rather than left out;
-// each failure's first cause before the marker of one more), and always
-// says how many there are in all.
-func failureSection(it Item, lines []string, cap int, r Retrieval, room *int) (string, map[int]bool, int) {
+// failureSection gives the runner's account of the run (runs.go), then
+// lists the failure lines with their causes, as many as the cap and the
+// room allow (lines are shortened rather than left out; each failure's
+// first cause before the marker of one more), and always says how many
+// there are in all. A run its runner reports as passing has no failure
+// lines: what looks like one in it is noise.
+func failureSection(it Item, lines []string, run Run, cap int, r Retrieval, room *int) (string, map[int]bool, int) {
 	shown := map[int]bool{}
 	if !HasFailures(it.Tool) {
 		return "", shown, 0
 	}
+	var b strings.Builder
+	if run.Known() {
+		b.WriteString(run.Headline(it.Exit) + ".\n")
+		if run.Passing(it.Exit) {
+			*room -= b.Len()
+			return b.String(), shown, 0
+		}
+		b.WriteString(failingList(run, cap, (*room-b.Len())/3))
+	}
 	fs, count := findFailures(it.Text, lines, max(cap, 0))
 	if count.Lines == 0 {
-		return "", shown, 0
+		*room -= b.Len()
+		return b.String(), shown, 0
 	}
-	var b strings.Builder
-	b.WriteString(text.Plural(count.Failures, "failure"))
+	b.WriteString(text.Plural(count.Lines, "failure line"))
 	if count.Lines > count.Failures {
-		b.WriteString(", " + text.Plural(count.Lines, "line") + " with their causes")
+		b.WriteString(", with their causes")
 	}
 	b.WriteString(":\n")
 	*room -= b.Len()
-	// room kept for "  … N more lines (M more failures): `ctxkeep show ID --failures`",
+	// room kept for "  … N more lines: `ctxkeep show ID --failures`",
 	// more when the tool's name and input are longer than the command
 	restLine := 110 + len(r.Show(it.ID, "failures")) - len(Retrieval{}.Show(it.ID, "failures"))
 	order := byPriority(fs)
@@ -190,19 +207,46 @@ func failureSection(it Item, lines []string, cap int, r Retrieval, room *int) (s
 		b.WriteString(numberedCut(l, width))
 	}
 	if rest := count.Lines - len(picked); rest > 0 {
-		unlisted := count.Failures - markersIn(fs, shown)
-		more := text.Plural(rest, "more line")
-		switch {
-		case count.Lines == count.Failures:
-			more = text.Plural(unlisted, "more failure")
-		case unlisted > 0:
-			more += " (" + text.Plural(unlisted, "more failure") + ")"
-		}
-		s := fmt.Sprintf("  … %s: %s\n", more, r.Show(it.ID, "failures"))
+		s := fmt.Sprintf("  … %s: %s\n", text.Plural(rest, "more failure line"), r.Show(it.ID, "failures"))
 		b.WriteString(s)
 		*room -= len(s)
 	}
 	return b.String(), shown, count.Lines
+}
+
+// failingList names what failed, as the runner names it, up to most names
+// and room bytes, and counts the others: "Failing tests (2): TestA (L12),
+// TestB/x (L40).".
+func failingList(run Run, most, room int) string {
+	if len(run.Failing) == 0 {
+		return ""
+	}
+	what := "Failing tests"
+	if run.Unit == "error" {
+		what = "Errors"
+	}
+	n := max(run.Failed, len(run.Failing))
+	head := fmt.Sprintf("%s (%d): ", what, n)
+	var b strings.Builder
+	listed := 0
+	for _, f := range run.Failing[:min(len(run.Failing), max(most, 1))] {
+		name := fmt.Sprintf("%s (L%d)", cut(f.Name, 100), f.Line.N)
+		if listed > 0 {
+			name = ", " + name
+		}
+		if len(head)+b.Len()+len(name)+len(", and 99999 more.\n") > room {
+			break
+		}
+		b.WriteString(name)
+		listed++
+	}
+	if listed == 0 {
+		return ""
+	}
+	if rest := n - listed; rest > 0 {
+		fmt.Fprintf(&b, ", and %d more", rest)
+	}
+	return head + b.String() + ".\n"
 }
 
 // markersIn counts the failures of fs whose marker is shown.

@@ -11,7 +11,7 @@ import (
 var budget = Budget{Chars: 2500, Summary: 500, KeyLines: 10}
 
 // failureTitle is the title of a view's failures.
-var failureTitle = regexp.MustCompile(`(?m)^\d+ failures?(, \d+ lines with their causes)?:$`)
+var failureTitle = regexp.MustCompile(`(?m)^\d+ failure lines?(, with their causes)?:$`)
 
 // buildLog is a long test run with failures in the middle.
 func buildLog(lines int, failAt ...int) string {
@@ -41,7 +41,9 @@ func TestBashViewShowsFailuresTailAndRetrieval(t *testing.T) {
 	for _, want := range []string{
 		"[ctxkeep] Bash output swapped out of the context, kept exactly as id 3f9a12bc07de",
 		"exit status 1", "call: go test ./...",
-		"4 failures:\n",
+		"go test reports 3 failed (L5001: \"FAIL\\tgithub.com/x/y\\t3.2s\").\n",
+		"Failing tests (3): TestCase1200 (L1200), TestCase2500 (L2500), TestCase4000 (L4000).\n",
+		"4 failure lines:\n",
 		"L1200: --- FAIL: TestCase1200", "L2500: --- FAIL: TestCase2500", "L4000: --- FAIL: TestCase4000", "L5001: FAIL\tgithub.com/x/y",
 		"last lines:", "first lines:", "L1: === RUN   TestCase1",
 		"Read /s/tool-results/ctxkeep-3f9a12bc07de.txt with offset/limit", "ctxkeep show 3f9a12bc07de --lines A:B",
@@ -53,7 +55,7 @@ func TestBashViewShowsFailuresTailAndRetrieval(t *testing.T) {
 	if st.Chars != len(text) || st.Lines != 5001 || st.Failures != 4 || st.ViewChars != utf8.RuneCountInString(view) || st.Binary {
 		t.Errorf("stats = %+v", st)
 	}
-	if !strings.Contains(st.Brief, "5,001 lines, exit 1, 4 failure lines; last: FAIL") {
+	if !strings.Contains(st.Brief, "5,001 lines, exit 1, go test: 3 failed, 4 failure lines; last: FAIL") {
 		t.Errorf("brief = %q", st.Brief)
 	}
 }
@@ -65,12 +67,15 @@ func TestFailuresBeyondTheCapAreCounted(t *testing.T) {
 	}
 	text := buildLog(3000, fails...)
 	view, st := View(Item{ID: "abc", Tool: "Bash", Text: text, Exit: 1}, budget)
-	section := view[strings.Index(view, "301 failures:"):strings.Index(view, "… ")]
+	if !strings.Contains(view, "go test reports 300 failed") || !strings.Contains(view, "TestCase100 (L100), and 290 more.\n") {
+		t.Errorf("the runner's count is not the view's:\n%s", view)
+	}
+	section := view[strings.Index(view, "301 failure lines:"):strings.Index(view, "  … ")]
 	shown := strings.Count(section, "--- FAIL")
 	if st.Failures != 301 || shown == 0 || shown > budget.KeyLines {
 		t.Fatalf("%d failures, %d shown", st.Failures, shown)
 	}
-	if !strings.Contains(view, fmt.Sprintf("… %d more failures: `ctxkeep show abc --failures`", 301-shown)) {
+	if !strings.Contains(view, fmt.Sprintf("… %d more failure lines: `ctxkeep show abc --failures`", 301-shown)) {
 		t.Errorf("no count of the rest:\n%s", view)
 	}
 	if len(view) > budget.Chars {
@@ -92,7 +97,7 @@ func TestViewNamesTheTools(t *testing.T) {
 		view, _ := View(Item{ID: "3f9a12bc07de", Tool: "Bash", Text: buildLog(3000, fails...), Exit: 1}, b)
 		for _, want := range []string{
 			"Get any part back exactly: call `" + tools + `show {"id":"3f9a12bc07de","lines":"A:B"}` + "` (or grep RE with context N, failures, head N, tail N).\n",
-			"more failures: `" + tools + `show {"id":"3f9a12bc07de","failures":true}` + "`\n",
+			"more failure lines: `" + tools + `show {"id":"3f9a12bc07de","failures":true}` + "`\n",
 		} {
 			if !strings.Contains(view, want) {
 				t.Errorf("view lacks %q:\n%s", want, view)
@@ -217,7 +222,7 @@ func TestViewKeepsTheCause(t *testing.T) {
 	}
 	b.WriteString("FAIL\nFAIL\texample.com/shop\t0.2s\n")
 	view, st := View(Item{ID: "c", Tool: "Bash", Text: b.String(), Exit: 1}, budget)
-	for _, want := range []string{"3 failures, 4 lines with their causes:\n", "L3000:     checkout_test.go:1500: expected 42, got 41\n", "L3001: --- FAIL: TestCheckoutTotal (0.00s)\n"} {
+	for _, want := range []string{"go test reports 1 failed, 2999 passed (L6003: ", "Failing tests (1): TestCheckoutTotal (L3001).\n", "4 failure lines, with their causes:\n", "L3000:     checkout_test.go:1500: expected 42, got 41\n", "L3001: --- FAIL: TestCheckoutTotal (0.00s)\n"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
@@ -243,11 +248,14 @@ func TestViewPrefersFirstCausesOverMoreMarkers(t *testing.T) {
 			t.Errorf("failure %d or its first cause missing:\n%s", i, view)
 		}
 	}
-	section := view[strings.Index(view, "8 failures"):strings.Index(view, "… ")]
+	if !strings.Contains(view, "go test reports 8 failed.\nFailing tests (8): TestCase0 (L1), TestCase1 (L205),") {
+		t.Errorf("not the runner's account:\n%s", view)
+	}
+	section := view[strings.Index(view, "32 failure lines"):strings.Index(view, "  … ")]
 	if strings.Contains(section, "TestCase5") || strings.Contains(section, "want 1") || st.Shown != 10 || st.Failures != 32 {
 		t.Errorf("more markers or later causes than the cap allows (%+v):\n%s", st, view)
 	}
-	if !strings.Contains(view, "… 22 more lines (3 more failures): `ctxkeep show p --failures`") {
+	if !strings.Contains(view, "… 22 more failure lines: `ctxkeep show p --failures`") {
 		t.Errorf("no count of the rest:\n%s", view)
 	}
 	if len(view) > budget.Chars {
