@@ -93,9 +93,10 @@ func passOn(spool string, stdout io.Writer) {
 // captured stores text when it is large, or when a condenser shrinks it
 // enough, and returns what to print.
 func captured(a *app.App, cfg *config.Config, spec captureSpec, rc int, text string) (string, error) {
+	call := swap.Call{Tool: "Bash", Command: spec.Command, Agent: spec.AgentID != ""}
 	over := swap.Over(text, cfg.ThresholdFor("Bash"))
-	cd := swap.Condensing(swap.Call{Tool: "Bash", Command: spec.Command, Agent: spec.AgentID != ""}, text, cfg)
-	if !over && cd == nil {
+	cd := swap.Condensing(call, text, cfg)
+	if !over && cd == nil && !swap.Cleaning(call, text) {
 		return text, nil
 	}
 	c := &Call{App: a, Agent: spec.Agent, Config: cfg, Event: spec.event(), logf: func(string, ...any) {}}

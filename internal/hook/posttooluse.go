@@ -41,9 +41,8 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 			return reply, err
 		}
 	}
-	why := swap.Decide(call, out.Text, c.Config)
-	cd := swap.Condensing(call, out.Text, c.Config)
-	if why != "" && (why != swap.BelowThreshold || cd == nil) {
+	cd, over, ok := swap.Replacing(call, out.Text, c.Config)
+	if !ok {
 		return nil, nil
 	}
 	sessionDir, err := claudecode.SessionDir(ev.TranscriptPath, ev.SessionID)
@@ -65,11 +64,11 @@ func postToolUse(ctx context.Context, c *Call) (*Reply, error) {
 		Exit:     exitStatus(ev.ToolName),
 		FilePath: in.FilePath,
 	}
-	view, err := c.putOutput(ctx, &item, sessionDir, c.renderer(cd, why == ""), why != "")
+	view, err := c.putOutput(ctx, &item, sessionDir, c.renderer(cd, over), !over)
 	if err != nil || view == "" {
 		return nil, err // "": not condensed enough to be worth replacing
 	}
-	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn && why == "" {
+	if ev.ToolName == "Bash" && c.Config.Wrapper.Learn && over {
 		c.large = &ctxkeep.LargeOutput{Project: c.Project, Command: swap.Unwrap(in.Command), Chars: len(text)}
 	}
 	return c.replace(out, view)

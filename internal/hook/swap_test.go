@@ -417,3 +417,32 @@ func TestSecretsAreRedactedOutsideTheStore(t *testing.T) {
 		}
 	}
 }
+
+// A small output holding control sequences reaches the model as a
+// terminal shows it — the same lines, no escape — and its original is
+// stored exactly; a small plain one gets no reply.
+func TestSmallColouredOutputIsCleaned(t *testing.T) {
+	f := newSwapFixture(t)
+	text := "\x1b[32m✓\x1b[39m adds\r\n\x1b[31m✗\x1b[39m totals\n 10%\r 50%\r100% done\n"
+	reply := f.post("Bash", map[string]any{"command": "ls --color=always"}, bash(text))
+	if reply == nil {
+		t.Fatalf("no reply; log: %s", f.log())
+	}
+	var out struct {
+		Stdout string `json:"stdout"`
+	}
+	json.Unmarshal(reply["updatedToolOutput"], &out)
+	if out.Stdout != "✓ adds\n✗ totals\n100% done\n" {
+		t.Fatalf("cleaned output %q", out.Stdout)
+	}
+	es := f.entries()
+	if len(es) != 1 || es[0].Kind != swap.KindCleaned {
+		t.Fatalf("entries = %+v", es)
+	}
+	if data, err := f.openStore(t, store.Existing).Open(context.Background(), es[0].Hash); err != nil || string(data) != text {
+		t.Fatalf("stored %q: %v", data, err)
+	}
+	if reply := f.post("Bash", map[string]any{"command": "echo hi"}, bash("plain\r\nlines\n")); reply != nil {
+		t.Fatalf("a plain output was replaced: %v", reply)
+	}
+}

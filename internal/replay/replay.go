@@ -296,15 +296,14 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 		if c.Name != "Bash" || !wrapped(in.Command, cfg) {
 			return
 		}
-		if over = swap.Over(text, cfg.ThresholdFor("Bash")); !over && cd == nil {
+		if over = swap.Over(text, cfg.ThresholdFor("Bash")); !over && cd == nil && !swap.Cleaning(call, text) {
 			return
 		}
 	} else {
-		why := swap.Decide(call, text, cfg)
-		if why != "" && (why != swap.BelowThreshold || cd == nil) {
+		var ok bool
+		if cd, over, ok = swap.Replacing(call, text, cfg); !ok {
 			return
 		}
-		over = why == ""
 	}
 	budget := swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
 	view, st := swap.Render(it, cd, over, budget, cfg.Swap.CondenseMinSaving)
@@ -339,6 +338,7 @@ func (r *Report) tally(t *Tally, path, id string, it swap.Item, view string, st 
 		t.CondensedTo += after
 	case swap.KindPointer:
 		t.Pointers++
+	case swap.KindCleaned: // the same lines without control sequences: counted in the figures above, not as swapped
 	default:
 		t.Swapped++
 		t.SwappedChars += before

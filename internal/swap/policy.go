@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // EntryID names the entry of one tool call: the same call stored twice (a
@@ -46,7 +48,7 @@ func PassThrough(c Call, cfg config.Swap) string {
 	case c.Tool == "Bash" && IsWrapped(c.Command):
 		return "already captured by the wrapper"
 	case c.Tool == "Bash" && allCommandsMatch(c.Command, cfg.PassthroughCommands):
-		return "trivial command"
+		return trivial
 	}
 	return ""
 }
@@ -180,6 +182,10 @@ func brief(it Item, lines []string, st Stats) string {
 	return b.String()
 }
 
+// trivial is PassThrough's reason for a command whose output is small and
+// must arrive whole: pwd, echo, git branch.
+const trivial = "trivial command"
+
 // BelowThreshold is Decide's reason for an output small enough to stay,
 // unless a condenser shrinks it (Condensing).
 const BelowThreshold = "below the threshold"
@@ -217,6 +223,7 @@ const (
 	KindView      = "view"      // the view of an output swapped out
 	KindCondensed = "condensed" // the output with its noise folded
 	KindPointer   = "pointer"   // a re-read answered by a pointer to the earlier one
+	KindCleaned   = "cleaned"   // a small output without its control sequences
 )
 
 // Render is what the model sees in place of it.Text, and its figures:
@@ -233,11 +240,72 @@ func Render(it Item, cd *Condenser, over bool, b Budget, minSaving int) (string,
 		}
 	}
 	if !over {
+		if it.Tool == "Bash" && cleanable(it.Text) {
+			return cleaned(it, b)
+		}
 		return "", Stats{}
 	}
 	view, st := View(it, b)
 	st.Kind = KindView
 	return view, st
+}
+
+// Replacing says whether ctxkeep replaces what the model sees of a call's
+// output, and how Render is to make it: over its threshold (a view, or a
+// condensed output that fits); below it, when a condenser may shrink it,
+// or when it holds control sequences (colour codes, progress bars
+// rewritten with carriage returns), which reach the model as noise. The
+// hook and `ctxkeep replay` decide with it.
+func Replacing(c Call, text string, cfg *config.Config) (cd *Condenser, over, ok bool) {
+	why := Decide(c, text, cfg)
+	cd = Condensing(c, text, cfg)
+	switch {
+	case why == "":
+		return cd, true, true
+	case why == BelowThreshold && cd != nil:
+		return cd, false, true
+	case (why == BelowThreshold || why == trivial) && Cleaning(c, text):
+		return cd, false, true
+	}
+	return nil, false, false
+}
+
+// Cleaning reports whether a Bash output below its threshold is replaced
+// by the same text without its control sequences.
+func Cleaning(c Call, text string) bool {
+	return c.Tool == "Bash" && cleanable(text)
+}
+
+// cleanable reports whether text holds what a terminal interprets rather
+// than shows: an escape, a carriage return that does not end a line, a
+// backspace. (A binary output is never cleaned: it is not shown.)
+func cleanable(t string) bool {
+	for i := strings.IndexAny(t, "\x1b\r\b"); i >= 0; {
+		if t[i] != '\r' || i+1 < len(t) && t[i+1] != '\n' {
+			return !IsBinary(t)
+		}
+		next := strings.IndexAny(t[i+1:], "\x1b\r\b")
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// cleaned is a small output as a terminal shows it (text.Printable):
+// line for line, without what the model would read as noise. The original
+// is stored as for every replacement.
+func cleaned(it Item, b Budget) (string, Stats) {
+	chars := utf8.RuneCountInString(it.Text)
+	if !b.KeepSecrets {
+		it.Text = redact.String(it.Text)
+	}
+	out := text.Printable(it.Text)
+	lines := splitLines(out)
+	st := Stats{Chars: chars, Lines: len(lines), ViewChars: utf8.RuneCountInString(out), Kind: KindCleaned}
+	st.Brief = brief(it, lines, st)
+	return out, st
 }
 
 // shownExtra is what the client adds to an output before the model sees
