@@ -119,9 +119,12 @@ func checkWarning(t *testing.T, h *clienttest.Harness, res *clienttest.Result, p
 }
 
 // TestWatchWarnsInsideALongTurn: one prompt drives several tool calls; the
-// context crosses the first level between two of them. The request after
-// that tool call carries the warning (PostToolUse), the ones before do
-// not, and it is told exactly once, however many requests follow.
+// context crosses the first level between two of them. The warning comes
+// with a tool call's result (PostToolUse) — that of the call whose
+// response crossed, or, when the client had not yet written that
+// response's line (it writes a little behind, and the hook never waits),
+// the next one — and it is told exactly once, however many requests
+// follow; no request before the crossing carries it.
 func TestWatchWarnsInsideALongTurn(t *testing.T) {
 	h := clienttest.New(t)
 	ck := newCtxkeep(t, h)
@@ -138,10 +141,18 @@ func TestWatchWarnsInsideALongTurn(t *testing.T) {
 	if len(mains) != 4 {
 		t.Fatalf("%d main requests, want 4", len(mains))
 	}
-	for i, want := range []int{0, 0, 1, 1} {
-		if got := strings.Count(strings.Join(mains[i].SystemMessages(), "\n"), modelWarning(70)); got != want {
-			t.Errorf("request %d carries the 70%% warning %d times, want %d", i, got, want)
+	told := -1 // the first request that carries the warning
+	for i, m := range mains {
+		n := strings.Count(strings.Join(m.SystemMessages(), "\n"), modelWarning(70))
+		if told < 0 && n > 0 {
+			told = i
 		}
+		if told >= 0 && n != 1 || told < 0 && n != 0 {
+			t.Errorf("request %d carries the 70%% warning %d times", i, n)
+		}
+	}
+	if told != 2 && told != 3 {
+		t.Errorf("the warning came with request %d; the crossing was in response 2, so request 2 or 3", told)
 	}
 	if strings.Contains(strings.Join(mains[3].SystemMessages(), "\n"), modelWarning(80)) {
 		t.Error("a level not crossed was told")

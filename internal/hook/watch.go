@@ -1,13 +1,10 @@
 package hook
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
-	"time"
 
-	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -18,7 +15,10 @@ import (
 // that a long autonomous turn hears of a crossing after the tool call that
 // made it rather than never (the client may compact mid-turn); both share
 // one record of what was told, so a crossing is told once, by whichever
-// sees it first. It reads only the transcript lines appended since the
+// sees it first. It never waits for the client to write the line of the
+// response that made its call (the client writes it a little behind): it
+// reads what the transcript holds, and a crossing that line makes is told
+// by the next call that reads it. It reads only the transcript lines appended since the
 // last call (the cursor is kept in the state folder, at most
 // limits.transcript_read_bytes at a time), so a call costs the same on a
 // 500 MB transcript as on a new one.
@@ -29,9 +29,6 @@ func usageWarnings(ctx context.Context, c *Call) (*Reply, error) {
 		return nil, nil
 	}
 	path := watch.WarnPath(watch.Dir(c.Dirs.State), ev.SessionID)
-	if ev.ToolUseID != "" && c.Agent != ctxkeep.AgentCodex { // Codex writes its rollout before the hook runs
-		waitForLine(ev.TranscriptPath, []byte(`"id":"`+ev.ToolUseID+`"`))
-	}
 	var w watch.Warning
 	var crossed bool
 	// Parallel tool calls end in parallel PostToolUse hooks: the record is
@@ -58,38 +55,6 @@ func usageWarnings(ctx context.Context, c *Call) (*Reply, error) {
 		SystemMessage: w.ForUser(),
 		Specific:      &SpecificOutput{HookEventName: ev.HookEventName, AdditionalContext: w.ForModel()},
 	}, nil
-}
-
-// lineWait is how long a PostToolUse waits for the transcript line of the
-// response that made its call: the client writes transcript lines a little
-// behind (up to ~40 ms measured with 2.1.330), and that line carries the
-// usage the warning is about. The line is looked for in the transcript's
-// last lineTail bytes, without the lock, so that parallel calls of one
-// response wait together, not in turn.
-const (
-	lineWait = 250 * time.Millisecond
-	linePoll = 5 * time.Millisecond
-	lineTail = 256 << 10
-)
-
-// waitForLine waits until the end of the file at path holds needle, or
-// lineWait has passed, or the file cannot be read as a transcript.
-func waitForLine(path string, needle []byte) {
-	give := time.Now().Add(lineWait)
-	buf := make([]byte, lineTail)
-	for {
-		f, st, err := fsx.OpenRegular(path)
-		if err != nil {
-			return
-		}
-		from := max(0, st.Size()-lineTail)
-		n, _ := f.ReadAt(buf[:st.Size()-from], from)
-		f.Close()
-		if bytes.Contains(buf[:n], needle) || time.Now().After(give) {
-			return
-		}
-		time.Sleep(linePoll)
-	}
 }
 
 // crossing works out the session's thresholds and whether the context has
