@@ -84,7 +84,7 @@ func (m *turnMeta) addCommand(run string, r *transcript.ToolResult, text string)
 	c := ctxkeep.Command{Run: short(run, 300), Exit: -1}
 	if r != nil {
 		c.Exit = exitStatus(r)
-		outcome := swap.ReadRun(run, text, c.Exit)
+		outcome := swap.ReadRun(run, text)
 		c.Outcome = outcome.Outcome(c.Exit)
 		if !outcome.Passing(c.Exit) { // a passing run's error-looking lines are noise
 			c.Errors = errorLines(text, 3)

@@ -33,7 +33,7 @@ func TestFailureLinesSurviveInViews(t *testing.T) {
 	checked, condensed, passing := 0, 0, 0
 	for _, v := range r.Views {
 		fs, count := swap.Failures(v.Original, cfg.View.KeyPatterns)
-		if run := swap.ReadRun(v.Input, v.Original, v.Exit); swap.HasFailures(v.Tool) && run.Passing(v.Exit) {
+		if run := swap.ReadRun(v.Input, v.Original); swap.HasFailures(v.Tool) && run.Passing(v.Exit) {
 			if count.Lines > 0 {
 				passing++
 			}

@@ -1,6 +1,7 @@
 package swap
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -82,7 +83,7 @@ func readPytest(ls []string, r *Run) bool {
 	}
 	r.summary(i, ls[i])
 	m := counts(strings.Trim(ls[i], "= "))
-	r.Failed = sum(m, "failed", "error", "errors")
+	r.Failed, r.Errors = m["failed"], sum(m, "error", "errors")
 	r.Passed = sum(m, "passed", "xpassed")
 	r.Skipped = sum(m, "skipped", "xfailed")
 	short := -1
@@ -174,10 +175,11 @@ func readUnittest(ls []string, r *Run) bool {
 		return false
 	}
 	r.summary(end, ls[end])
-	m := counts(ls[end])
-	r.Failed = sum(m, "failures", "errors", "unexpected")
-	r.Skipped = sum(m, "skipped", "expected")
-	r.Passed = max(total-r.Failed-r.Skipped, 0)
+	words := strings.NewReplacer("expected failures=", "xfail=", "unexpected successes=", "xpass=").Replace(ls[end])
+	m := counts(words)
+	r.Failed, r.Errors = m["failures"], m["errors"]
+	r.Skipped = m["skipped"] + m["xfail"]
+	r.Passed = max(total-r.Failed-r.Errors-r.Skipped, 0)
 	for j := 1; j < i; j++ {
 		if !isRule(ls[j-1], '=') {
 			continue
@@ -212,6 +214,11 @@ func readCargoTest(ls []string, r *Run) bool {
 		}
 		if strings.HasPrefix(t, "test ") && strings.HasSuffix(t, " ... FAILED") {
 			r.name(strings.TrimSuffix(strings.TrimPrefix(t, "test "), " ... FAILED"), j, ls[j])
+		}
+		if t == "failures:" { // the list of names, one per line, after the failures' output
+			for k := j + 1; k < len(ls) && ls[k] != "" && !strings.Contains(ls[k], " "); k++ {
+				r.name(ls[k], k, ls[k])
+			}
 		}
 	}
 	return seen
@@ -280,8 +287,18 @@ func readGoTest(ls []string, r *Run) bool {
 	}
 	switch {
 	case buildFailed:
-		r.Broken = "build failed"
-		readGoCompileErrors(ls, r)
+		for j, t := range ls {
+			if pkg, ok := strings.CutSuffix(t, " [build failed]"); ok && goPackageLine(t, "FAIL") {
+				r.Errors++
+				r.name(strings.TrimSpace(strings.TrimPrefix(pkg, "FAIL")), j, ls[j])
+			}
+		}
+		r.ErrorNoun = "package that did not build"
+		errs := Run{Unit: "error"}
+		readGoCompileErrors(ls, &errs)
+		for _, n := range errs.Failing {
+			r.name(n.Name, n.Line.N-1, n.Line.Text)
+		}
 	case r.Failed == 0 && failedPkgs > 0:
 		r.Broken = plural(failedPkgs, "package") + " failed"
 	}
@@ -363,13 +380,21 @@ func readJest(ls []string, r *Run) bool {
 	r.summary(i, ls[i])
 	m := counts(ls[i])
 	r.Failed, r.Passed, r.Skipped = m["failed"], m["passed"], sum(m, "skipped", "todo")
-	if s := lastLine(ls[:i+1], func(t string) bool { return strings.HasPrefix(t, "Test Suites:") }); s >= 0 {
-		if n := counts(ls[s])["failed"]; n > 0 && r.Failed == 0 {
-			r.Broken = plural(n, "test suite") + " failed to run"
-		}
-	}
+	file := -1 // the last "FAIL path" line: the suite a "● Test suite failed to run" is about
 	for j, t := range ls[:i] {
-		if rest, ok := strings.CutPrefix(t, "● "); ok && rest != "Console" && !strings.HasPrefix(rest, "Test suite failed to run") {
+		if strings.HasPrefix(t, "FAIL ") {
+			file = j
+		}
+		rest, ok := strings.CutPrefix(t, "● ")
+		switch {
+		case !ok || rest == "Console":
+		case strings.HasPrefix(rest, "Test suite failed to run"):
+			r.Errors++
+			r.ErrorNoun = "suite that did not run"
+			if file >= 0 {
+				r.name(strings.TrimSpace(strings.TrimPrefix(ls[file], "FAIL")), file, ls[file])
+			}
+		default:
 			r.name(rest, j, ls[j])
 		}
 	}
@@ -396,14 +421,19 @@ func readVitest(ls []string, r *Run) bool {
 			}
 		}
 	}
-	if f := lastLine(ls[:i], func(t string) bool { return strings.HasPrefix(t, "Test Files ") }); f >= 0 {
-		if n := counts(ls[f])["failed"]; n > 0 && r.Failed == 0 && r.Broken == "" {
-			r.Broken = plural(n, "test file") + " failed"
-		}
-	}
 	for j, t := range ls[:i] {
-		if rest, ok := strings.CutPrefix(t, "FAIL "); ok && strings.Contains(rest, " > ") {
+		rest, ok := strings.CutPrefix(t, "FAIL ")
+		rest = strings.TrimSpace(rest)
+		switch {
+		case ok && strings.Contains(rest, " > "):
 			r.name(rest, j, ls[j])
+		case ok && strings.HasSuffix(rest, " ]"): // "FAIL  src/x.test.ts [ src/x.test.ts ]": the file did not load
+			file, _, _ := strings.Cut(rest, " [")
+			if !slices.ContainsFunc(r.Failing, func(n Named) bool { return n.Name == file }) {
+				r.Errors++
+				r.ErrorNoun = "file that did not load"
+			}
+			r.name(file, j, ls[j])
 		}
 	}
 	if len(r.Failing) == 0 {
@@ -540,15 +570,20 @@ func readMixTest(ls []string, r *Run) bool {
 	r.summary(i, ls[i])
 	m := counts(ls[i])
 	total := sum(m, "tests", "test", "doctests", "doctest", "properties", "property")
-	r.Failed = sum(m, "failures", "failure", "invalid")
+	r.Failed = sum(m, "failures", "failure")
+	r.Errors, r.ErrorNoun = m["invalid"], "invalid test"
 	r.Skipped = sum(m, "skipped", "excluded")
-	r.Passed = max(total-r.Failed-r.Skipped, 0)
+	r.Passed = max(total-r.Failed-r.Errors-r.Skipped, 0)
 	for j, t := range ls[:i] {
 		k := digitsEnd(t, 0)
 		if k > 0 && strings.HasPrefix(t[k:], ") ") {
 			rest := t[k+2:]
-			if strings.HasPrefix(rest, "test ") || strings.HasPrefix(rest, "doctest ") || strings.HasPrefix(rest, "property ") {
+			switch {
+			case strings.HasPrefix(rest, "test ") || strings.HasPrefix(rest, "doctest ") || strings.HasPrefix(rest, "property "):
 				r.name(rest, j, ls[j])
+			case strings.Contains(rest, ": failure on setup_all callback"): // its tests are the invalid ones
+				mod, _, _ := strings.Cut(rest, ": ")
+				r.name(mod, j, ls[j])
 			}
 		}
 	}
@@ -614,7 +649,7 @@ func readRspec(ls []string, r *Run) bool {
 	r.Skipped = m["pending"]
 	r.Passed = max(total-r.Failed-r.Skipped, 0)
 	if n := sum(m, "error", "errors"); n > 0 && strings.Contains(ls[i], "outside of examples") {
-		r.Broken = plural(n, "error") + " outside of examples"
+		r.Errors, r.ErrorNoun = n, "error outside of examples"
 	}
 	for j, t := range ls {
 		if rest, ok := strings.CutPrefix(t, "rspec "); ok {
@@ -718,6 +753,11 @@ func readJUnitConsole(ls []string, r *Run) bool {
 			if rest, ok := strings.CutPrefix(t, p); ok {
 				r.name(rest, j, ls[j])
 			}
+		}
+		// --details=flat: "Finished:    name ([engine:…])", its exception on the next line
+		if rest, ok := strings.CutPrefix(t, "Finished:"); ok && j+1 < len(ls) && strings.HasPrefix(ls[j+1], "=> ") {
+			name, _, _ := strings.Cut(strings.TrimSpace(rest), " ([")
+			r.name(name, j, ls[j])
 		}
 	}
 	return true
@@ -903,7 +943,7 @@ func readTsc(ls []string, r *Run) bool {
 		}
 		code := t[k+6 : digitsEnd(t, k+8)]
 		r.Failed++
-		r.name(loc+" "+code, j, ls[j])
+		r.name(tscPlace(loc)+" "+code, j, ls[j])
 	}
 	if i := lastLine(ls, func(t string) bool { return strings.HasPrefix(t, "Found ") && hasAny(t, " error") }); i >= 0 {
 		r.summary(i, ls[i])
@@ -913,6 +953,15 @@ func readTsc(ls []string, r *Run) bool {
 		return true
 	}
 	return r.Failed > 0
+}
+
+// tscPlace writes tsc's "src/x.ts(3,7)" as "src/x.ts:3:7", as its pretty
+// output and every other tool do.
+func tscPlace(loc string) string {
+	if k := strings.LastIndexByte(loc, '('); k > 0 && strings.HasSuffix(loc, ")") {
+		return loc[:k] + ":" + strings.Replace(loc[k+1:len(loc)-1], ",", ":", 1)
+	}
+	return loc
 }
 
 // eslint: "✖ 5 problems (3 errors, 2 warnings)"; each problem
@@ -1041,10 +1090,13 @@ func readCC(ls []string, r *Run) bool {
 			r.Failed++
 			loc, _, _ := strings.Cut(t, ": ")
 			r.name(loc, j, ls[j])
-		case strings.Contains(t, "undefined reference to "):
-			r.Failed++
+		case strings.Contains(t, "undefined reference to "): // one error per missing symbol, however often it is used
 			_, ref, _ := strings.Cut(t, "undefined reference to ")
-			r.name("undefined reference to "+ref, j, ls[j])
+			name := "undefined reference to " + ref
+			if !slices.ContainsFunc(r.Failing, func(n Named) bool { return n.Name == name }) {
+				r.Failed++
+			}
+			r.name(name, j, ls[j])
 		case strings.Contains(t, "Undefined symbols for architecture"):
 			r.Failed++
 			r.name(t, j, ls[j])

@@ -26,8 +26,13 @@ type Run struct {
 	Summary Line   // the runner's own summary line; N == 0 when it prints none
 	Parts   int    // summary lines added up (cargo prints one per test binary); Summary is the last
 	Failed  int    // failing tests, or errors of a compiler or a linter
-	Passed  int    // passing tests; -1 when the runner does not say
-	Skipped int
+	// Errors are what a test runner counts apart from failed tests: a test
+	// that errored (pytest, unittest), a file or suite that did not load,
+	// a package that did not build; ErrorNoun names one ("error").
+	Errors    int
+	ErrorNoun string
+	Passed    int // passing tests; -1 when the runner does not say
+	Skipped   int
 	Unit    string  // what Failed counts: "test" or "error"
 	Failing []Named // what failed by name (tests, or the places of errors), in the order of the output
 	// Broken says why a run ended before its tests could pass or fail
@@ -53,7 +58,7 @@ func (r Run) Known() bool { return r.Runner != "" }
 // failed, nothing broke, and the exit status (when known) agrees. Such a
 // run is never called failing, whatever lines in it look like failures.
 func (r Run) Passing(exit int) bool {
-	return r.Known() && r.Failed == 0 && r.Broken == "" && (exit == 0 || exit == NoExit)
+	return r.Known() && r.Failed == 0 && r.Errors == 0 && r.Broken == "" && (exit == 0 || exit == NoExit)
 }
 
 // Says writes the runner's account in a few words: "2 failed, 60 passed,
@@ -72,6 +77,9 @@ func (r Run) Says() string {
 	if r.Failed > 0 || r.Broken == "" {
 		parts = append(parts, fmt.Sprintf("%d failed", r.Failed))
 	}
+	if r.Errors > 0 {
+		parts = append(parts, r.errors())
+	}
 	if r.Passed >= 0 {
 		parts = append(parts, fmt.Sprintf("%d passed", r.Passed))
 	}
@@ -81,6 +89,18 @@ func (r Run) Says() string {
 	return strings.Join(parts, ", ")
 }
 
+// errors writes Errors with their noun: "1 error", "2 packages that did not build".
+func (r Run) errors() string {
+	noun, what := r.ErrorNoun, ""
+	if noun == "" {
+		noun = "error"
+	}
+	if i := strings.IndexByte(noun, ' '); i > 0 {
+		noun, what = noun[:i], noun[i:]
+	}
+	return text.Plural(r.Errors, noun) + what
+}
+
 // Outcome is the account in one phrase for inventories: "pytest: 2
 // failed, 60 passed"; "" for an output no known runner printed.
 func (r Run) Outcome(exit int) string {
@@ -88,10 +108,16 @@ func (r Run) Outcome(exit int) string {
 		return ""
 	}
 	s := r.Runner + ": " + r.Says()
-	if !r.Passing(exit) && r.Failed == 0 && r.Broken == "" && exit != NoExit {
+	if r.silentFailure(exit) {
 		s += fmt.Sprintf(", yet exit status %d", exit)
 	}
 	return s
+}
+
+// silentFailure reports whether the run failed without the runner counting
+// why: nothing failed, yet a non-zero exit status.
+func (r Run) silentFailure(exit int) bool {
+	return !r.Passing(exit) && r.Failed == 0 && r.Errors == 0 && r.Broken == "" && exit != NoExit
 }
 
 // Headline is the line a view or a condensed output opens its account of
@@ -105,20 +131,21 @@ func (r Run) Headline(exit int) string {
 	case r.Summary.N > 0:
 		s += fmt.Sprintf(" (L%d: %q)", r.Summary.N, cut(r.Summary.Text, 100))
 	}
-	if !r.Passing(exit) && r.Failed == 0 && r.Broken == "" && exit != NoExit {
+	if r.silentFailure(exit) {
 		s += fmt.Sprintf(", yet exit status %d", exit)
 	}
 	return s
 }
 
-// ReadRun reads what the runner that printed text (the output of command,
-// with exit status exit) reports of its run; the zero Run when no known
-// runner printed it.
-func ReadRun(command, text string, exit int) Run {
-	return readRun(command, text, splitLines(text))
+// ReadRun reads what the runner that printed output (of command) reports
+// of its run; a Run that is not Known when no known runner printed it.
+func ReadRun(command, output string) Run {
+	output = text.Printable(output) // as views read it: a colour code inside a name must not hide it
+	return readRun(command, output, splitLines(output))
 }
 
-// readRun is ReadRun for text already split into lines. A runner is tried
+// readRun is ReadRun for text as a terminal shows it, already split into
+// lines. A runner is tried
 // only when text holds one of its anchors: most outputs are no runner's,
 // and a megabyte of log must not be read thirty times.
 func readRun(command, text string, lines []string) Run {

@@ -37,13 +37,13 @@ func TestRunsOfTheCorpora(t *testing.T) {
 		"condense/tests-pass":                "jest: 0 failed, 36 passed, 4 skipped",
 		"failures/exunit":                    "mix test: 2 failed, 8 passed",
 		"failures/gcc-make":                  "gcc: 1 error",
-		"failures/go-build":                  "go test: build failed, 2 errors",
+		"failures/go-build":                  "go test: 0 failed, 1 package that did not build",
 		"failures/go-verbose":                "go test: 4 failed, 4 passed",
 		"failures/jest":                      "jest: 1 failed, 1 passed",
 		"failures/pass-exunit-real":          "mix test: 0 failed, 411 passed",
 		"failures/pass-pytest":               "pytest: 0 failed, 4 passed",
 		"failures/pass-rust":                 "cargo test: 0 failed, 3 passed",
-		"failures/pytest":                    "pytest: 2 failed, 3 passed",
+		"failures/pytest":                    "pytest: 1 failed, 1 error, 3 passed",
 		"failures/python-unittest":           "unittest: 1 failed, 3 passed",
 		"failures/real-elixir-compile-error": "mix: compilation failed, 5 errors",
 		"failures/real-exunit-four-of-five":  "mix test: 4 failed, 1 passed",
@@ -83,7 +83,7 @@ func TestRunsOfTheCorpora(t *testing.T) {
 				out = string(f.Data)
 			}
 		}
-		r := ReadRun(cmd, out, NoExit)
+		r := ReadRun(cmd, out)
 		if got := r.Outcome(NoExit); got != outcome {
 			t.Errorf("%s: %q, want %q", name, got, outcome)
 		}
@@ -158,7 +158,7 @@ func FuzzReadRun(f *testing.F) {
 	f.Add("", "  1) Suite\n       t:\n  2 passing (1ms)\n  1 failing\n\n  1) a\n", 1)
 	f.Add("", "Tests run: 3, Failures: 1\n1) t(C)\n", 1)
 	f.Fuzz(func(t *testing.T, command, text string, exit int) {
-		r := ReadRun(command, text, exit)
+		r := ReadRun(command, text)
 		if r.Failed < 0 || len(r.Failing) > maxNamed {
 			t.Fatalf("%+v", r)
 		}
@@ -187,7 +187,7 @@ func BenchmarkReadRun1MB(b *testing.B) {
 	text := sb.String()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		if r := ReadRun("go test ./...", text, 1); r.Failed != 2 {
+		if r := ReadRun("go test ./...", text); r.Failed != 2 {
 			b.Fatalf("%+v", r)
 		}
 	}
