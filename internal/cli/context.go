@@ -123,7 +123,7 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 	p.Start("counting tokens", 0)
 	r, err := breakdown.Build(breakdown.Input{
 		Session: session, Transcript: path, Records: f.Records, Problems: len(f.Problems),
-		Swaps: a.sessionSwaps(ctx, session),
+		Swaps: a.sessionSwaps(ctx, session, path),
 		Limits: func(model string, peak int64) watch.Limits {
 			return watch.LimitsFor(cfg, model, status.Window, peak, env)
 		},
@@ -152,13 +152,16 @@ func (a *app) sessionTranscript(arg string) (string, error) {
 	return path, err
 }
 
-// sessionSwaps lists what swap kept out of the session's main thread.
-// Without an index there is nothing to mark, which is not an error.
-func (a *app) sessionSwaps(ctx context.Context, session string) []breakdown.Swap {
+// sessionSwaps lists what swap stored of the session's main thread, each
+// with what the transcript shows of it: the replacements not checked yet
+// are checked first (internal/proof), as Stop would. Without an index
+// there is nothing to mark, which is not an error.
+func (a *app) sessionSwaps(ctx context.Context, session, transcript string) []breakdown.Swap {
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return nil
 	}
+	a.prove(ctx, st, session, transcript)
 	entries, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
 	if err != nil {
 		return nil
@@ -166,10 +169,23 @@ func (a *app) sessionSwaps(ctx context.Context, session string) []breakdown.Swap
 	var out []breakdown.Swap
 	for _, e := range entries {
 		if e.AgentID == "" {
-			out = append(out, breakdown.Swap{ID: e.ID, ToolUseID: e.ToolUseID, Tool: e.Tool, Tokens: int64(e.Chars-e.ViewChars) / 4})
+			out = append(out, breakdown.Swap{ID: e.ID, ToolUseID: e.ToolUseID, Tool: e.Tool, Tokens: int64(e.Chars-e.ViewChars) / 4, Status: swapStatus(e)})
 		}
 	}
 	return out
+}
+
+// swapStatus is what the transcript shows of an entry (its verdict).
+func swapStatus(e ctxkeep.Entry) string {
+	switch {
+	case e.Replacement == "":
+		return breakdown.Printed
+	case e.Applied == nil:
+		return breakdown.Unchecked
+	case *e.Applied:
+		return breakdown.Applied
+	}
+	return breakdown.NotApplied
 }
 
 // clientGetenv looks a variable up as the client would see it: the

@@ -340,11 +340,27 @@ func (a *app) checkReplacements(ctx context.Context) check {
 	if err != nil {
 		return fail(c, err.Error(), "")
 	}
+	proved := false // replacements not checked yet are checked now, as Stop would
+	for id, s := range swaps {
+		if s.Unchecked == 0 {
+			continue
+		}
+		if ss, err := st.Stats(ctx, id); err == nil && len(ss) == 1 && a.prove(ctx, st, id, ss[0].Transcript) {
+			proved = true
+		}
+	}
+	if proved {
+		if swaps, err = st.Swaps(ctx, ""); err != nil {
+			return fail(c, err.Error(), "")
+		}
+	}
 	var p ctxkeep.Proof
 	for _, s := range swaps {
-		p.Applied, p.NotApplied, p.Unchecked = p.Applied+s.Applied, p.NotApplied+s.NotApplied, p.Unchecked+s.Unchecked
+		p.Applied, p.NotApplied, p.Unchecked, p.Printed = p.Applied+s.Applied, p.NotApplied+s.NotApplied, p.Unchecked+s.Unchecked, p.Printed+s.Printed
+		p.KeptOutChars, p.UncheckedChars = p.KeptOutChars+s.KeptOutChars, p.UncheckedChars+s.UncheckedChars
 	}
-	c.Detail = fmt.Sprintf("replacements taken by the client: %d applied, %d not applied, %d not checked yet", p.Applied, p.NotApplied, p.Unchecked)
+	c.Detail = fmt.Sprintf("replacements taken by the client: %d applied, %d not applied, %d not checked yet; kept out of the context, as the transcripts show: %s",
+		p.Applied, p.NotApplied, p.Unchecked, keptOut(p))
 	if p.NotApplied == 0 {
 		return c
 	}

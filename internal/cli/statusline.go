@@ -165,7 +165,7 @@ func estimate(path string) (int64, error) {
 // only when its files changed since the figures were last read (a stat of
 // two files otherwise), and opened without migrating, like the hooks do.
 func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watch.SwappedOut) *watch.SwappedOut {
-	stamp := fileStamp(indexPath) + "|" + fileStamp(indexPath+"-wal")
+	stamp := "2|" + fileStamp(indexPath) + "|" + fileStamp(indexPath+"-wal") // 2: figures as the proof counts them
 	if last != nil && last.Stamp == stamp {
 		return last
 	}
@@ -178,10 +178,8 @@ func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watc
 	if err != nil {
 		return last
 	}
-	k := &watch.SwappedOut{Stamp: stamp}
-	if s := swaps[session]; s != nil {
-		k.Entries, k.Chars = s.Entries, s.KeptOut()
-	}
+	k := watch.KeptOutOf(swaps[session])
+	k.Stamp = stamp
 	return k
 }
 
