@@ -1,11 +1,14 @@
 package hook
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // coloured is a failing test run as a terminal gets it: colours, a
@@ -135,5 +138,29 @@ func TestReplyEncodesPrintableText(t *testing.T) {
 	}
 	if out, _ := (&Reply{Decision: "block", Reason: "\x1b[1mview\x1b[0m"}).encode(); !strings.Contains(string(out), `\u001b[1mview`) {
 		t.Errorf("a block's reason, Codex's replacement, changed: %s", out)
+	}
+}
+
+// What `ctxkeep capture` prints in the agent's Bash in place of a
+// coloured output — its view, or its condensed text — holds no control
+// sequence; the stored original keeps every byte.
+func TestCapturePrintsNoControlSequence(t *testing.T) {
+	f := newSwapFixture(t)
+	for _, c := range []struct {
+		command, output string
+	}{
+		{"./scripts/e2e.sh --all", coloured(3000)}, // the view
+		{"go test ./refund/...", coloured(60)},     // condensed
+	} {
+		got := f.captureOf(c.command, c.output, 1)
+		if s := controlIn(got); s != "" || !strings.Contains(got, "refund_test.go:42: got 1999 want 2000") || got == c.output {
+			t.Errorf("capture of %s printed %q", c.command, got)
+		}
+	}
+	for _, e := range f.entries() {
+		data, err := f.openStore(t, store.Existing).Open(context.Background(), e.Hash)
+		if err != nil || !strings.Contains(string(data), "\x1b]8;;file:///p/refund_test.go\x1b\\2000") {
+			t.Errorf("%s: the stored original is not the output as printed (%v)", e.ID, err)
+		}
 	}
 }
