@@ -26,8 +26,10 @@ var contextCmd = &command{
 client's thresholds, a breakdown by category and tool of what the model is sent now, stale tool
 output and duplicate reads, the responses and prompts left before auto-compaction at the recent
 rate, and a chart of the context over the whole session with compactions (▲) and ctxkeep's swaps
-(◆). A session whose context went past the configured window without compacting has a larger
-one: the report takes the next known window (1M) and says it was inferred.
+(◆). What swap kept out is what the transcript shows: the replacements the client applied and the
+outputs the wrapper printed (the ones not checked yet are checked first; those not applied are
+named apart). A session whose context went past the configured window without compacting has a
+larger one: the report takes the next known window (1M) and says it was inferred.
 
 SESSION is a session id, a unique prefix of one, or a transcript path. Default: the session the
 command runs in (from the agent's Bash), else this project's latest, else the latest of any

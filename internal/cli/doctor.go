@@ -45,7 +45,7 @@ var doctorCmd = &command{
 	usage:   "doctor [--json]",
 	summary: "check the binary, the hooks, the MCP server, the config, the store, the log and the client",
 	group:   groupSetup,
-	long: `Runs seven checks and prints one line each (ok, warn or fail) with a hint when something needs
+	long: `Runs nine checks and prints one line each (ok, warn or fail) with a hint when something needs
 doing. Exit status 1 if a check fails (with --json, the document says "ok": false).
 
   binary  fails when the binary cannot find its own path
@@ -64,7 +64,9 @@ doing. Exit status 1 if a check fails (with --json, the document says "ok": fals
           blob; warns when the data folder is open to other users
   log     warns when problems were logged in the last 24 hours
   client  the hook calls recorded and the Claude Code version they report, and what
-          ` + "`claude --version`" + ` prints; warns when no hook has run yet`,
+          ` + "`claude --version`" + ` prints; warns when no hook has run yet
+  applied the replacements the client took, as the transcripts show (those not checked yet
+          are checked first), and what swap kept out; warns with the latest not applied`,
 	examples: []string{"ctxkeep doctor", "ctxkeep doctor --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &doctorOptions{}

@@ -32,9 +32,11 @@ that entered the context, and those that would have with ctxkeep; failure lines 
 main-thread results count; failed Bash results count as swappable only when the wrapper would
 have run the command (Codex sends failures to its hooks too: there, every output over its
 threshold counts). A session recorded with ctxkeep holds the views the model got: the outputs
-ctxkeep replaced count from the originals it stored (read-only), so the figures are the same as
-for a session recorded without it; an output the wrapper captured counts as the transcript holds
-it (without ctxkeep, the client would have cut it).
+ctxkeep replaced count from the originals it stored (read-only) when the transcript holds the
+replacement, so the figures are the same as for a session recorded without it; a replacement the
+client did not apply counts as the transcript holds it (the output), one whose original is no
+longer stored as its view, each counted; an output the wrapper captured counts as the transcript
+holds it (without ctxkeep, the client would have cut it). The same input gives the same report.
 
 SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
 replays the Claude Code session the command runs in, else this project's latest, else the latest

@@ -18,13 +18,15 @@ var statsCmd = &command{
 	usage:   "stats [--session ID] [--limit N] [--json]",
 	summary: "show what the hooks recorded, by session, event and tool",
 	group:   groupContext,
-	long: `First indexes the hook journals not yet indexed, then shows per session: when it was last seen,
-hook calls, calls that failed open, outputs swapped out and the tokens they kept out of the
-context, and the project. With --session (a session id or a unique prefix), the breakdown by
-event (count, failures, payload bytes, p50/p95/max time from process start to reply), by tool,
-and what swap kept out: outputs, characters, and how many the agent retrieved again (the
-re-fetch rate: how often a view was not enough; a person's own ` + "`ctxkeep show`" + ` does not count).
-Sessions are listed most recent first.`,
+	long: `First indexes the hook journals not yet indexed, and checks in the transcripts the replacements
+not checked yet, then shows per session: when it was last seen, hook calls, calls that failed
+open, outputs swapped out, those the transcript shows kept out of the context (the replacements
+the client applied and the outputs the wrapper printed; the ones not checked yet or not applied
+named apart) and the tokens they kept out, and the project. With --session (a session id or a
+unique prefix), the breakdown by event (count, failures, payload bytes, p50/p95/max time from
+process start to reply), by tool, and what swap kept out: outputs, characters, what the client
+applied, and how many the agent retrieved again (the re-fetch rate: how often a view was not
+enough; a person's own ` + "`ctxkeep show`" + ` does not count). Sessions are listed most recent first.`,
 	examples: []string{"ctxkeep stats", "ctxkeep stats --session f759", "ctxkeep stats --json --limit 100"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &statsOptions{}
