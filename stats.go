@@ -52,13 +52,31 @@ type SwapStats struct {
 	ByTool []ToolSwaps `json:"by_tool"`
 }
 
-// Proof counts the replacements hook replies returned by whether the
-// client took them, as the transcript shows (internal/proof).
+// Proof counts the stored outputs by what the transcript shows the model
+// got (internal/proof): the replacements hook replies returned, applied or
+// not or not checked yet, and the outputs ctxkeep printed itself. What was
+// kept out of the context is counted from the applied and the printed
+// ones only.
 type Proof struct {
 	Applied    int `json:"applied"`     // the transcript holds the replacement
-	NotApplied int `json:"not_applied"` // it holds something else: the entry's verdict says what and why
-	Unchecked  int `json:"unchecked"`   // not checked yet (checked at the end of each turn)
+	NotApplied int `json:"not_applied"` // it holds something else (the original): the entry's verdict says what and why
+	Unchecked  int `json:"unchecked"`   // not checked yet: the transcript is checked at the end of each turn
+	// Printed are the outputs no hook reply replaced, because ctxkeep
+	// printed what the model got itself: the wrapper's (`ctxkeep
+	// capture`), a purged transcript's stubs. There is nothing the client
+	// could have dropped.
+	Printed int `json:"printed"`
+	// KeptOutChars are the characters that stayed out of the context:
+	// the originals less their views, of the outputs applied or printed.
+	KeptOutChars int64 `json:"kept_out_chars"`
+	// UncheckedChars are the same of the replacements not checked yet:
+	// kept out if the client took them.
+	UncheckedChars int64 `json:"unchecked_chars"`
 }
+
+// KeptOut is the number of outputs the transcript shows were kept out of
+// the context: the replacements applied and the outputs ctxkeep printed.
+func (p Proof) KeptOut() int { return p.Applied + p.Printed }
 
 // ToolSwaps is SwapStats for one tool.
 type ToolSwaps struct {
@@ -70,9 +88,6 @@ type ToolSwaps struct {
 	Retrievals int    `json:"retrievals"`
 	Proof
 }
-
-// KeptOut is the characters that stayed out of the context.
-func (s SwapStats) KeptOut() int64 { return s.Chars - s.ViewChars }
 
 // RefetchRate is the share of entries retrieved at least once: how often a
 // view was not enough.

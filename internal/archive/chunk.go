@@ -213,5 +213,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// short cuts s, trimmed, to n bytes.
-func short(s string, n int) string { return text.Cut(strings.TrimSpace(s), n) }
+// short is s as a terminal shows it (text.Printable: the working state,
+// the summaries and the prompts kept in the index are restored and shown,
+// and no escape sequence may reach the model or a person's terminal),
+// trimmed, cut to n bytes. The chunk's body stays exact.
+func short(s string, n int) string { return text.Cut(strings.TrimSpace(printable(s)), n) }
+
+func printable(s string) string { return text.Printable(s) }

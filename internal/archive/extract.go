@@ -122,7 +122,8 @@ func exitStatus(r *transcript.ToolResult) int {
 // and the first line of its cause ("--- FAIL: TestRefund", "refund_test.go:42:
 // got 1999 want 2000"), in the order of the output; but not the client's
 // "Exit code N" line: the exit status is kept on its own.
-func errorLines(text string, n int) []string {
+func errorLines(output string, n int) []string {
+	text := printable(output) // read as a terminal shows it, as views read it: a colour code inside a marker hides it
 	if strings.HasPrefix(text, "Exit code ") {
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
 			text = text[i+1:]

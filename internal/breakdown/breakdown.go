@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -95,7 +96,7 @@ func (t *tally) cat(name, tool string) *Category {
 	if c := t.cats[k]; c != nil {
 		return c
 	}
-	c := &Category{Name: name, Tool: tool}
+	c := &Category{Name: name, Tool: text.Printable(tool)} // a tool's name is the model's to write: shown as a terminal shows it
 	t.cats[k] = c
 	return c
 }

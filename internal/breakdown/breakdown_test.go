@@ -90,8 +90,9 @@ func TestEstimateBeforeUsage(t *testing.T) {
 }
 
 // TestSwapsOnTimeline: a swap is placed at the response that made the
-// call, adds to what the context would have been, and is forgotten at a
-// compaction.
+// call, adds to what the context would have been when the transcript
+// shows it was kept out (not when the client did not apply it), and is
+// forgotten at a compaction.
 func TestSwapsOnTimeline(t *testing.T) {
 	recs := records(t,
 		use("t1", "m1", "Bash", `{"command":"make"}`, 1000), result("t1", "view"),
@@ -99,8 +100,9 @@ func TestSwapsOnTimeline(t *testing.T) {
 		`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual","preTokens":2000,"postTokens":300}}`,
 		use("t3", "m3", "Bash", `{"command":"ls"}`, 500), result("t3", "x"),
 	)
-	tl := BuildTimeline(recs, []Swap{{ID: "e1", ToolUseID: "t1", Tool: "Bash", Tokens: 5000}, {ID: "e2", ToolUseID: "elsewhere", Tokens: 9}})
-	if len(tl.Swaps) != 1 || tl.Swaps[0].At != 1 {
+	tl := BuildTimeline(recs, []Swap{{ID: "e1", ToolUseID: "t1", Tool: "Bash", Tokens: 5000, Status: Applied},
+		{ID: "e2", ToolUseID: "elsewhere", Tokens: 9, Status: Applied}, {ID: "e3", ToolUseID: "t2", Tool: "Bash", Tokens: 700, Status: NotApplied}})
+	if len(tl.Swaps) != 2 || tl.Swaps[0].At != 1 || tl.Swaps[1].At != 2 {
 		t.Fatalf("swaps %+v", tl.Swaps)
 	}
 	saved := []int64{tl.Points[0].Saved, tl.Points[1].Saved, tl.Points[2].Saved}

@@ -233,6 +233,9 @@ func newChart(tl Timeline, l watch.Limits) chartView {
 		c.Compactions = append(c.Compactions, compactionView{X: round1(min(max(xx, padL), chartW-padR)), Label: strings.TrimSpace(label)})
 	}
 	for _, s := range tl.Swaps {
+		if !s.KeptOut() {
+			continue // the model saw it, or it is not known yet: nothing to mark
+		}
 		p := tl.Points[s.At-1]
 		c.Swaps = append(c.Swaps, swapView{X: round1(x(s.At)), Y: round1(y(p.Tokens)),
 			Title: fmt.Sprintf("%s %s: ~%s tokens kept out (ctxkeep show %s)", s.Tool, s.ID, watch.Short(s.Tokens), s.ID)})

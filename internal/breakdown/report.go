@@ -48,10 +48,16 @@ func usageOf(u ctxkeep.Usage) Usage {
 	return Usage{Tokens: u.Tokens, InputTokens: u.InputTokens, MessageID: u.MessageID, Time: u.Timestamp, Compacted: u.Compacted}
 }
 
-// SwappedTotal is what swap kept out of the whole session.
+// SwappedTotal is what swap kept out of the whole session, as the
+// transcript shows it: Entries and Tokens count the replacements applied
+// and the outputs ctxkeep printed; the replacements the client did not
+// apply, and those not checked yet, are counted apart.
 type SwappedTotal struct {
-	Entries int   `json:"entries"`
-	Tokens  int64 `json:"tokens"`
+	Entries         int   `json:"entries"`
+	Tokens          int64 `json:"tokens"`
+	NotApplied      int   `json:"not_applied"`
+	Unchecked       int   `json:"unchecked"`
+	UncheckedTokens int64 `json:"unchecked_tokens"` // kept out if the client took them
 }
 
 // Input is what Build needs.
@@ -105,8 +111,16 @@ func Build(in Input) (*Report, error) {
 		r.Prediction = Predict(cycleOnly(r.Timeline.Points), turnEnds(live), r.Tokens, r.Limits.Effective)
 	}
 	for _, s := range r.Timeline.Swaps {
-		r.SwappedOut.Entries++
-		r.SwappedOut.Tokens += s.Tokens
+		switch {
+		case s.KeptOut():
+			r.SwappedOut.Entries++
+			r.SwappedOut.Tokens += s.Tokens
+		case s.Status == NotApplied:
+			r.SwappedOut.NotApplied++
+		default:
+			r.SwappedOut.Unchecked++
+			r.SwappedOut.UncheckedTokens += s.Tokens
+		}
 	}
 	return r, nil
 }

@@ -36,8 +36,15 @@ func WriteText(w io.Writer, r *Report, width int) {
 	fmt.Fprintf(w, "stale tool output: %s tokens, %.0f%% of the tool results (%d results: %d superseded by the same call later, %d reads of files changed since)\n",
 		watch.Thousands(s.Tokens), s.Share(), s.Items, s.Reruns, s.Outdated)
 	fmt.Fprintf(w, "duplicate file reads: %d, %s tokens\n", s.DupReads, watch.Thousands(s.DupTokens))
-	if r.SwappedOut.Entries > 0 {
-		fmt.Fprintf(w, "ctxkeep kept %d output(s) out of this session's context: ~%s tokens\n", r.SwappedOut.Entries, watch.Thousands(r.SwappedOut.Tokens))
+	if k := r.SwappedOut; k.Entries+k.NotApplied+k.Unchecked > 0 {
+		fmt.Fprintf(w, "ctxkeep kept %d output(s) out of this session's context, as the transcript shows: ~%s tokens", k.Entries, watch.Thousands(k.Tokens))
+		if k.Unchecked > 0 {
+			fmt.Fprintf(w, "; %d more replaced, not checked yet (~%s tokens if the client took them)", k.Unchecked, watch.Thousands(k.UncheckedTokens))
+		}
+		if k.NotApplied > 0 {
+			fmt.Fprintf(w, "; %d replacement(s) not applied: the model saw those outputs whole (`ctxkeep doctor`)", k.NotApplied)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, Chart(r.Timeline, l, max(width-8, 20), 10))
@@ -195,7 +202,9 @@ func Chart(tl Timeline, l watch.Limits, width, height int) string {
 	fmt.Fprintf(&b, "%6s ┼%s\n", "0", strings.Repeat("─", cols))
 	marks := []rune(strings.Repeat(" ", cols))
 	for _, s := range tl.Swaps {
-		marks[col(s.At)] = '◆'
+		if s.KeptOut() {
+			marks[col(s.At)] = '◆'
+		}
 	}
 	for _, c := range tl.Compactions {
 		marks[min(col(c.After+1), cols-1)] = '▲'

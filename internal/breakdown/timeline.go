@@ -30,13 +30,30 @@ type CompactionMark struct {
 	PostTokens int64     `json:"post_tokens"`
 }
 
-// Swap is an output ctxkeep kept out of the context (an index entry).
+// Swap is an output ctxkeep stored (an index entry), and whether the
+// transcript shows it was kept out of the context (internal/proof).
 type Swap struct {
 	ID        string `json:"id"`
 	ToolUseID string `json:"tool_use_id"`
 	Tool      string `json:"tool"`
-	Tokens    int64  `json:"tokens"` // kept out: (original − view) characters / 4
+	Tokens    int64  `json:"tokens"` // (original − view) characters / 4: kept out, when it was
+	Status    string `json:"status"` // Applied, Printed, NotApplied or Unchecked
 }
+
+// What the transcript shows of a swap: the client applied the
+// replacement, or ctxkeep printed the output itself (the wrapper) — both
+// kept it out of the context —, the client did not apply it (the model saw
+// the output), or it is not checked yet.
+const (
+	Applied    = "applied"
+	Printed    = "printed"
+	NotApplied = "not applied"
+	Unchecked  = "unchecked"
+)
+
+// KeptOut reports whether the transcript shows the output was kept out of
+// the context.
+func (s Swap) KeptOut() bool { return s.Status == Applied || s.Status == Printed }
 
 // SwapMark is a swap placed on the timeline: at the response that made
 // the call.
@@ -98,7 +115,8 @@ func BuildTimeline(recs []transcript.Record, swaps []Swap) Timeline {
 }
 
 // placeSwaps marks each swap at the response that made its call, and adds
-// up what swap saved in each compaction cycle.
+// up what swap saved in each compaction cycle: the swaps the transcript
+// shows were kept out.
 func (tl *Timeline) placeSwaps(swaps []Swap, uses map[string]int) {
 	saved := make([]int64, len(tl.Points)+1) // by response number
 	for _, s := range swaps {
@@ -107,7 +125,9 @@ func (tl *Timeline) placeSwaps(swaps []Swap, uses map[string]int) {
 			continue // a subagent's call, or another session's
 		}
 		tl.Swaps = append(tl.Swaps, SwapMark{Swap: s, At: n})
-		saved[n] += s.Tokens
+		if s.KeptOut() {
+			saved[n] += s.Tokens
+		}
 	}
 	var run int64
 	for i := range tl.Points {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
@@ -271,14 +272,22 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 		return err
 	}
 	limits := codex.Thresholds(r.Usage.Window, codex.AutoCompactLimit(a.codexHome()))
-	var swapped int64
-	swaps := a.sessionSwaps(ctx, r.ID)
-	for _, s := range swaps {
-		swapped += s.Tokens
+	var k breakdown.SwappedTotal // as the rollout shows it
+	for _, s := range a.sessionSwaps(ctx, r.ID, path) {
+		switch {
+		case s.KeptOut():
+			k.Entries++
+			k.Tokens += s.Tokens
+		case s.Status == breakdown.NotApplied:
+			k.NotApplied++
+		default:
+			k.Unchecked++
+			k.UncheckedTokens += s.Tokens
+		}
 	}
 	if asJSON {
 		return a.printJSON(map[string]any{"agent": ctxkeep.AgentCodex, "session_id": r.ID, "transcript": path, "report": r,
-			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": len(swaps), "swapped_out_tokens": swapped})
+			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": k.Entries, "swapped_out_tokens": k.Tokens, "kept": k})
 	}
 	w := a.Stdout
 	fmt.Fprintf(w, "session %s (Codex %s, %s)\n", r.ID, r.CLIVersion, r.Model)
@@ -298,7 +307,14 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 	for _, c := range r.Compactions {
 		fmt.Fprintf(w, "    %s  at %s tokens\n", c.Time.Local().Format("2006-01-02 15:04:05"), watch.Thousands(c.Before))
 	}
-	fmt.Fprintf(w, "  swapped out %d output(s), ~%s tokens kept out of the context\n", len(swaps), watch.Thousands(swapped))
+	fmt.Fprintf(w, "  swapped out %d output(s), ~%s tokens kept out of the context, as the rollout shows", k.Entries, watch.Thousands(k.Tokens))
+	if k.Unchecked > 0 {
+		fmt.Fprintf(w, "; %d more replaced, not checked yet", k.Unchecked)
+	}
+	if k.NotApplied > 0 {
+		fmt.Fprintf(w, "; %d replacement(s) not applied", k.NotApplied)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "(the breakdown by category and the stale output are for Claude Code sessions only)")
 	return nil
 }

@@ -26,8 +26,10 @@ var contextCmd = &command{
 client's thresholds, a breakdown by category and tool of what the model is sent now, stale tool
 output and duplicate reads, the responses and prompts left before auto-compaction at the recent
 rate, and a chart of the context over the whole session with compactions (▲) and ctxkeep's swaps
-(◆). A session whose context went past the configured window without compacting has a larger
-one: the report takes the next known window (1M) and says it was inferred.
+(◆). What swap kept out is what the transcript shows: the replacements the client applied and the
+outputs the wrapper printed (the ones not checked yet are checked first; those not applied are
+named apart). A session whose context went past the configured window without compacting has a
+larger one: the report takes the next known window (1M) and says it was inferred.
 
 SESSION is a session id, a unique prefix of one, or a transcript path. Default: the session the
 command runs in (from the agent's Bash), else this project's latest, else the latest of any
@@ -123,7 +125,7 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 	p.Start("counting tokens", 0)
 	r, err := breakdown.Build(breakdown.Input{
 		Session: session, Transcript: path, Records: f.Records, Problems: len(f.Problems),
-		Swaps: a.sessionSwaps(ctx, session),
+		Swaps: a.sessionSwaps(ctx, session, path),
 		Limits: func(model string, peak int64) watch.Limits {
 			return watch.LimitsFor(cfg, model, status.Window, peak, env)
 		},
@@ -152,13 +154,16 @@ func (a *app) sessionTranscript(arg string) (string, error) {
 	return path, err
 }
 
-// sessionSwaps lists what swap kept out of the session's main thread.
-// Without an index there is nothing to mark, which is not an error.
-func (a *app) sessionSwaps(ctx context.Context, session string) []breakdown.Swap {
+// sessionSwaps lists what swap stored of the session's main thread, each
+// with what the transcript shows of it: the replacements not checked yet
+// are checked first (internal/proof), as Stop would. Without an index
+// there is nothing to mark, which is not an error.
+func (a *app) sessionSwaps(ctx context.Context, session, transcript string) []breakdown.Swap {
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return nil
 	}
+	a.prove(ctx, st, session, transcript)
 	entries, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
 	if err != nil {
 		return nil
@@ -166,10 +171,23 @@ func (a *app) sessionSwaps(ctx context.Context, session string) []breakdown.Swap
 	var out []breakdown.Swap
 	for _, e := range entries {
 		if e.AgentID == "" {
-			out = append(out, breakdown.Swap{ID: e.ID, ToolUseID: e.ToolUseID, Tool: e.Tool, Tokens: int64(e.Chars-e.ViewChars) / 4})
+			out = append(out, breakdown.Swap{ID: e.ID, ToolUseID: e.ToolUseID, Tool: e.Tool, Tokens: int64(e.Chars-e.ViewChars) / 4, Status: swapStatus(e)})
 		}
 	}
 	return out
+}
+
+// swapStatus is what the transcript shows of an entry (its verdict).
+func swapStatus(e ctxkeep.Entry) string {
+	switch {
+	case e.Replacement == "":
+		return breakdown.Printed
+	case e.Applied == nil:
+		return breakdown.Unchecked
+	case *e.Applied:
+		return breakdown.Applied
+	}
+	return breakdown.NotApplied
 }
 
 // clientGetenv looks a variable up as the client would see it: the

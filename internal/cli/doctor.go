@@ -45,7 +45,7 @@ var doctorCmd = &command{
 	usage:   "doctor [--json]",
 	summary: "check the binary, the hooks, the MCP server, the config, the store, the log and the client",
 	group:   groupSetup,
-	long: `Runs seven checks and prints one line each (ok, warn or fail) with a hint when something needs
+	long: `Runs nine checks and prints one line each (ok, warn or fail) with a hint when something needs
 doing. Exit status 1 if a check fails (with --json, the document says "ok": false).
 
   binary  fails when the binary cannot find its own path
@@ -64,7 +64,9 @@ doing. Exit status 1 if a check fails (with --json, the document says "ok": fals
           blob; warns when the data folder is open to other users
   log     warns when problems were logged in the last 24 hours
   client  the hook calls recorded and the Claude Code version they report, and what
-          ` + "`claude --version`" + ` prints; warns when no hook has run yet`,
+          ` + "`claude --version`" + ` prints; warns when no hook has run yet
+  applied the replacements the client took, as the transcripts show (those not checked yet
+          are checked first), and what swap kept out; warns with the latest not applied`,
 	examples: []string{"ctxkeep doctor", "ctxkeep doctor --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &doctorOptions{}
@@ -340,11 +342,27 @@ func (a *app) checkReplacements(ctx context.Context) check {
 	if err != nil {
 		return fail(c, err.Error(), "")
 	}
+	proved := false // replacements not checked yet are checked now, as Stop would
+	for id, s := range swaps {
+		if s.Unchecked == 0 {
+			continue
+		}
+		if ss, err := st.Stats(ctx, id); err == nil && len(ss) == 1 && a.prove(ctx, st, id, ss[0].Transcript) {
+			proved = true
+		}
+	}
+	if proved {
+		if swaps, err = st.Swaps(ctx, ""); err != nil {
+			return fail(c, err.Error(), "")
+		}
+	}
 	var p ctxkeep.Proof
 	for _, s := range swaps {
-		p.Applied, p.NotApplied, p.Unchecked = p.Applied+s.Applied, p.NotApplied+s.NotApplied, p.Unchecked+s.Unchecked
+		p.Applied, p.NotApplied, p.Unchecked, p.Printed = p.Applied+s.Applied, p.NotApplied+s.NotApplied, p.Unchecked+s.Unchecked, p.Printed+s.Printed
+		p.KeptOutChars, p.UncheckedChars = p.KeptOutChars+s.KeptOutChars, p.UncheckedChars+s.UncheckedChars
 	}
-	c.Detail = fmt.Sprintf("replacements taken by the client: %d applied, %d not applied, %d not checked yet", p.Applied, p.NotApplied, p.Unchecked)
+	c.Detail = fmt.Sprintf("replacements taken by the client: %d applied, %d not applied, %d not checked yet; kept out of the context, as the transcripts show: %s",
+		p.Applied, p.NotApplied, p.Unchecked, keptOut(p))
 	if p.NotApplied == 0 {
 		return c
 	}

@@ -72,7 +72,7 @@ func (o *listOptions) result(ctx context.Context, a *app, st *store.Store) (list
 		r.Session = s
 	}
 	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: r.Session})
-	r.Entries = orEmpty(es)
+	r.Entries = orEmpty(printableEntries(es))
 	return r, err
 }
 

@@ -164,7 +164,10 @@ func (o *pinsOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err != nil {
 		return err
 	}
-	r.Pins, r.Pending = orEmpty(es), orEmpty(w)
+	r.Pins, r.Pending = orEmpty(printableEntries(es)), orEmpty(w)
+	for i := range r.Pending {
+		r.Pending[i].Reason = printable(r.Pending[i].Reason)
+	}
 	if o.json {
 		return a.printJSON(r)
 	}

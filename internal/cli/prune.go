@@ -144,6 +144,9 @@ func (o *pruneOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	r.Frees = r.Plan.Frees() + r.Garbage.Bytes() + filesBytes(r.Spool) + filesBytes(r.Copies)
 	r.Plan.Items, r.Spool, r.Copies = orEmpty(r.Plan.Items), orEmpty(r.Spool), orEmpty(r.Copies)
+	for i := range r.Plan.Items {
+		r.Plan.Items[i].Entry = printableEntry(r.Plan.Items[i].Entry)
+	}
 	if o.json {
 		return a.printJSON(r)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/progress"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
@@ -43,6 +44,23 @@ func (a *app) progress() *progress.Display {
 
 // printable is stored text made safe to print (text.Printable).
 func printable(s string) string { return text.Printable(s) }
+
+// printableEntry is an entry as a --json document shows it: the texts a
+// person or an agent reads (the call, the summary, the pin's reason, the
+// verdict) as a terminal shows them. Entries stored before summaries were
+// made so may hold a tool's escape sequences.
+func printableEntry(e ctxkeep.Entry) ctxkeep.Entry {
+	e.Input, e.Summary, e.PinReason, e.Verdict = printable(e.Input), printable(e.Summary), printable(e.PinReason), printable(e.Verdict)
+	return e
+}
+
+// printableEntries is printableEntry of each of es, in place.
+func printableEntries(es []ctxkeep.Entry) []ctxkeep.Entry {
+	for i := range es {
+		es[i] = printableEntry(es[i])
+	}
+	return es
+}
 
 // cell is stored text as one table cell: printable, first line, cut to n
 // bytes.

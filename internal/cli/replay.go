@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,9 +32,11 @@ that entered the context, and those that would have with ctxkeep; failure lines 
 main-thread results count; failed Bash results count as swappable only when the wrapper would
 have run the command (Codex sends failures to its hooks too: there, every output over its
 threshold counts). A session recorded with ctxkeep holds the views the model got: the outputs
-ctxkeep replaced count from the originals it stored (read-only), so the figures are the same as
-for a session recorded without it; an output the wrapper captured counts as the transcript holds
-it (without ctxkeep, the client would have cut it).
+ctxkeep replaced count from the originals it stored (read-only) when the transcript holds the
+replacement, so the figures are the same as for a session recorded without it; a replacement the
+client did not apply counts as the transcript holds it (the output), one whose original is no
+longer stored as its view, each counted; an output the wrapper captured counts as the transcript
+holds it (without ctxkeep, the client would have cut it). The same input gives the same report.
 
 SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
 replays the Claude Code session the command runs in, else this project's latest, else the latest
@@ -60,48 +63,66 @@ type replayOptions struct{ json, views, sample bool }
 const sampleAs = "/home/you/.claude/projects/-home-you-spotter/" + sample.Name
 
 // storedOriginals are the outputs ctxkeep replaced while the sessions
-// ran, read from the store (read-only: replay writes nothing); nil without
-// a store.
-func (a *app) storedOriginals(ctx context.Context) replay.Originals {
+// ran, read from the store (read-only: replay writes nothing); nil
+// without a store. A store that is there but cannot be read is reported,
+// not passed over: the sessions it recorded would count their views.
+func (a *app) storedOriginals(ctx context.Context) (*originals, error) {
 	r, err := a.env()
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	if _, err := os.Stat(r.Dirs.IndexDB()); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // nothing recorded on this machine
 	}
 	st, err := r.Store(ctx, store.ReadOnly)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return &originals{ctx: ctx, st: st, sessions: map[string]map[string]ctxkeep.Hash{}}
+	return &originals{ctx: ctx, st: st, sessions: map[string]map[string]ctxkeep.Entry{}}, nil
 }
 
 // originals reads a session's entries once, then the blobs asked for.
 type originals struct {
 	ctx      context.Context
 	st       *store.Store
-	sessions map[string]map[string]ctxkeep.Hash // session → tool_use_id → blob
+	sessions map[string]map[string]ctxkeep.Entry // session → tool_use_id → entry
+	err      error                               // the first query that failed
 }
 
-func (o *originals) Original(session, toolUseID string) (string, bool) {
+func (o *originals) entry(session, toolUseID string) (ctxkeep.Entry, bool) {
 	byUse, ok := o.sessions[session]
 	if !ok {
-		byUse = map[string]ctxkeep.Hash{}
-		es, _ := o.st.Entries(o.ctx, ctxkeep.EntryFilter{Session: session})
+		byUse = map[string]ctxkeep.Entry{}
+		es, err := o.st.Entries(o.ctx, ctxkeep.EntryFilter{Session: session})
+		if err != nil && o.err == nil {
+			o.err = err
+		}
 		for _, e := range es {
 			if e.ToolUseID != "" && e.Replacement != "" { // a PostToolUse reply's, not the wrapper's
-				byUse[e.ToolUseID] = e.Hash
+				byUse[e.ToolUseID] = e
 			}
 		}
 		o.sessions[session] = byUse
 	}
-	h, ok := byUse[toolUseID]
+	e, ok := byUse[toolUseID]
+	return e, ok
+}
+
+func (o *originals) Replacement(session, toolUseID string) (string, bool) {
+	e, ok := o.entry(session, toolUseID)
+	return e.Replacement, ok
+}
+
+func (o *originals) Original(session, toolUseID string) (string, error) {
+	e, ok := o.entry(session, toolUseID)
 	if !ok {
-		return "", false
+		return "", ctxkeep.ErrNotFound
 	}
-	data, err := o.st.Open(o.ctx, h)
+	data, err := o.st.Open(o.ctx, e.Hash)
 	if err != nil {
-		return "", false // pruned meanwhile: the transcript's text counts
+		return "", err // pruned meanwhile: the transcript's text counts
 	}
-	return string(data), true
+	return string(data), nil
 }
 
 // run replays recorded sessions through the swap policy and reports what
@@ -158,9 +179,20 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	r, err := replay.FilesAs(paths, names, cfg, a.storedOriginals(ctx))
+	orig, storeErr := a.storedOriginals(ctx)
+	var originals replay.Originals
+	if orig != nil {
+		originals = orig
+	}
+	r, err := replay.FilesAs(paths, names, cfg, originals)
 	if err != nil {
 		return err
+	}
+	if orig != nil && orig.err != nil {
+		storeErr = orig.err
+	}
+	if storeErr != nil { // said, not passed over: the figures of a session recorded with ctxkeep depend on it
+		r.StoreError = storeErr.Error()
 	}
 	if o.sample {
 		r.Transcripts[len(r.Transcripts)-1] = "built-in sample " + sample.Name + ", " + sample.Source
@@ -211,8 +243,19 @@ func printReplay(a *app, r replay.Report) {
 	fmt.Fprintf(w, "Failure lines in the outputs swapped out or condensed: %d; shown: %d (the rest counted, all of them at `ctxkeep show ID --failures`).\n",
 		r.Total.FailureLines, r.Total.FailureShown)
 	if r.Replaced > 0 {
-		fmt.Fprintf(w, "%s had already been replaced by ctxkeep when the session ran: counted from the originals it stored.\n",
+		fmt.Fprintf(w, "%s had already been replaced by ctxkeep when the session ran (the transcript holds the replacements): counted from the originals it stored.\n",
 			text.Plural(r.Replaced, "output"))
+	}
+	if r.NotApplied > 0 {
+		fmt.Fprintf(w, "%s ctxkeep returned when the session ran the client did not apply: counted as the transcript holds them (the model saw the outputs).\n",
+			text.Plural(r.NotApplied, "replacement"))
+	}
+	if r.Unavailable > 0 {
+		fmt.Fprintf(w, "%s ctxkeep replaced when the session ran %s no longer stored (pruned): counted as the transcript holds them, their views.\n",
+			text.Plural(r.Unavailable, "output"), map[bool]string{true: "is", false: "are"}[r.Unavailable == 1])
+	}
+	if r.StoreError != "" {
+		fmt.Fprintf(w, "The store could not be read (%s): outputs ctxkeep replaced when a session ran count as their views. `ctxkeep check` says more.\n", r.StoreError)
 	}
 	if r.BadLines > 0 {
 		fmt.Fprintf(w, "%d transcript line(s) could not be read and were skipped.\n", r.BadLines)

@@ -83,7 +83,7 @@ func (o *showOptions) run(ctx context.Context, a *app, pos []string) error {
 		return err
 	}
 	if o.info {
-		return a.printJSON(e)
+		return a.printJSON(printableEntry(e))
 	}
 	data, err := st.Open(ctx, e.Hash)
 	if errors.Is(err, ctxkeep.ErrCorrupt) {

@@ -18,13 +18,15 @@ var statsCmd = &command{
 	usage:   "stats [--session ID] [--limit N] [--json]",
 	summary: "show what the hooks recorded, by session, event and tool",
 	group:   groupContext,
-	long: `First indexes the hook journals not yet indexed, then shows per session: when it was last seen,
-hook calls, calls that failed open, outputs swapped out and the tokens they kept out of the
-context, and the project. With --session (a session id or a unique prefix), the breakdown by
-event (count, failures, payload bytes, p50/p95/max time from process start to reply), by tool,
-and what swap kept out: outputs, characters, and how many the agent retrieved again (the
-re-fetch rate: how often a view was not enough; a person's own ` + "`ctxkeep show`" + ` does not count).
-Sessions are listed most recent first.`,
+	long: `First indexes the hook journals not yet indexed, and checks in the transcripts the replacements
+not checked yet, then shows per session: when it was last seen, hook calls, calls that failed
+open, outputs swapped out, those the transcript shows kept out of the context (the replacements
+the client applied and the outputs the wrapper printed; the ones not checked yet or not applied
+named apart) and the tokens they kept out, and the project. With --session (a session id or a
+unique prefix), the breakdown by event (count, failures, payload bytes, p50/p95/max time from
+process start to reply), by tool, and what swap kept out: outputs, characters, what the client
+applied, and how many the agent retrieved again (the re-fetch rate: how often a view was not
+enough; a person's own ` + "`ctxkeep show`" + ` does not count). Sessions are listed most recent first.`,
 	examples: []string{"ctxkeep stats", "ctxkeep stats --session f759", "ctxkeep stats --json --limit 100"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &statsOptions{}
@@ -108,6 +110,23 @@ func (o *statsOptions) result(ctx context.Context, a *app, st *store.Store) (sta
 	if len(sessions) > o.limit {
 		sessions = sessions[:o.limit]
 	}
+	// Replacements not checked yet are checked now, so that what is
+	// counted as kept out is what the transcripts show.
+	proved := false
+	for _, s := range sessions {
+		if s.Swap != nil && s.Swap.Unchecked > 0 && a.prove(ctx, st, s.ID, s.Transcript) {
+			proved = true
+		}
+	}
+	if proved {
+		swaps, err := st.Swaps(ctx, session)
+		if err != nil {
+			return r, err
+		}
+		for i := range sessions {
+			sessions[i].Swap = swaps[sessions[i].ID]
+		}
+	}
 	for i := range sessions {
 		sessions[i].ByEvent, sessions[i].ByTool = orEmpty(sessions[i].ByEvent), orEmpty(sessions[i].ByTool)
 		if sw := sessions[i].Swap; sw != nil {
@@ -119,14 +138,14 @@ func (o *statsOptions) result(ctx context.Context, a *app, st *store.Store) (sta
 }
 
 func printSessionList(a *app, sessions []ctxkeep.SessionStats) {
-	tw := a.table("SESSION\tLAST SEEN\tCALLS\tFAILED OPEN\tSWAPPED\t~TOKENS KEPT OUT\tPROJECT")
+	tw := a.table("SESSION\tLAST SEEN\tCALLS\tFAILED OPEN\tSWAPPED\tKEPT OUT\t~TOKENS KEPT OUT\tPROJECT")
 	for _, s := range sessions {
-		swapped, kept := 0, int64(0)
+		swapped, kept, tokens := 0, "0", int64(0)
 		if s.Swap != nil {
-			swapped, kept = s.Swap.Entries, s.Swap.KeptOut()
+			swapped, kept, tokens = s.Swap.Entries, keptCell(s.Swap.Proof), (s.Swap.KeptOutChars+3)/4
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\n", s.ID, s.LastSeen.Local().Format("2006-01-02 15:04"),
-			s.Events, s.Failures, swapped, (kept+3)/4, printable(s.Cwd))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%s\n", s.ID, s.LastSeen.Local().Format("2006-01-02 15:04"),
+			s.Events, s.Failures, swapped, kept, tokens, printable(s.Cwd))
 	}
 	tw.Flush()
 	a.tip("details of one session: `ctxkeep stats --session ID` (a unique prefix is enough)")
@@ -150,14 +169,15 @@ func printSessionDetail(a *app, s ctxkeep.SessionStats) {
 	}
 	tw.Flush()
 	if sw := s.Swap; sw != nil {
-		fmt.Fprintf(w, "\nswapped out: %d outputs, %d characters (~%d tokens) kept out of the context; %d retrieved again (re-fetch rate %.0f%%), %d retrievals\n",
-			sw.Entries, sw.KeptOut(), (sw.KeptOut()+3)/4, sw.Retrieved, 100*sw.RefetchRate(), sw.Retrievals)
-		fmt.Fprintf(w, "replacements the client took (checked in the transcript): %d applied, %d not applied, %d not checked yet\n",
-			sw.Applied, sw.NotApplied, sw.Unchecked)
+		fmt.Fprintf(w, "\nswapped out: %d outputs; kept out of the context, as the transcript shows: %s\n", sw.Entries, keptOut(sw.Proof))
+		fmt.Fprintf(w, "what the model got (checked in the transcript): %d replacement(s) applied, %d not applied, %d not checked yet; %d printed by ctxkeep itself (the wrapper)\n",
+			sw.Applied, sw.NotApplied, sw.Unchecked, sw.Printed)
+		fmt.Fprintf(w, "retrieved again: %d (re-fetch rate %.0f%%), %d retrievals\n", sw.Retrieved, 100*sw.RefetchRate(), sw.Retrievals)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "TOOL\tSWAPPED\tORIGINALS\tVIEWS\t~TOKENS KEPT OUT\tRETRIEVED\tAPPLIED\tNOT APPLIED\t")
+		fmt.Fprintln(tw, "TOOL\tSWAPPED\tORIGINALS\tVIEWS\t~TOKENS KEPT OUT\tRETRIEVED\tAPPLIED\tPRINTED\tNOT APPLIED\tUNCHECKED\t")
 		for _, t := range sw.ByTool {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", t.Tool, t.Entries, t.Chars, t.ViewChars, (t.Chars-t.ViewChars+3)/4, t.Retrieved, t.Applied, t.NotApplied)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", t.Tool, t.Entries, t.Chars, t.ViewChars, (t.KeptOutChars+3)/4,
+				t.Retrieved, t.Applied, t.Printed, t.NotApplied, t.Unchecked)
 		}
 		tw.Flush()
 	}

@@ -33,8 +33,11 @@ statusLine JSON from stdin and prints one line, e.g.
   ▰▰▰▰▱▱▱▱▱▱ 39% 77.4k/200k · auto-compact in 89.6k · kept out ~12k (7)
 
 — context used of the window (the client's reported window when it gives one), the distance to
-auto-compaction, what swap kept out of this session. Green, then yellow from the first warning
-level, red from the last (--plain or NO_COLOR for none). Before any usage is recorded it shows
+auto-compaction, what swap kept out of this session as the transcript shows it: the replacements
+the client applied and the outputs the wrapper printed, with the ones not checked yet (checked at
+the end of each turn) and not applied named apart, "kept out ~12k (5; 2 unchecked, 1 not
+applied)". Green, then yellow from the first warning level, red from the last (--plain or
+NO_COLOR for none). Before any usage is recorded it shows
 an estimate, marked ~… (estimate); a window inferred from a context larger than the configured
 one is marked (window inferred). It reads the transcript from a saved cursor, so a call costs
 the same on any transcript size, and it always exits 0: a problem is printed as the line.`,
@@ -165,7 +168,7 @@ func estimate(path string) (int64, error) {
 // only when its files changed since the figures were last read (a stat of
 // two files otherwise), and opened without migrating, like the hooks do.
 func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watch.SwappedOut) *watch.SwappedOut {
-	stamp := fileStamp(indexPath) + "|" + fileStamp(indexPath+"-wal")
+	stamp := "2|" + fileStamp(indexPath) + "|" + fileStamp(indexPath+"-wal") // 2: figures as the proof counts them
 	if last != nil && last.Stamp == stamp {
 		return last
 	}
@@ -178,10 +181,8 @@ func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watc
 	if err != nil {
 		return last
 	}
-	k := &watch.SwappedOut{Stamp: stamp}
-	if s := swaps[session]; s != nil {
-		k.Entries, k.Chars = s.Entries, s.KeptOut()
-	}
+	k := watch.KeptOutOf(swaps[session])
+	k.Stamp = stamp
 	return k
 }
 

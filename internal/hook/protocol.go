@@ -3,6 +3,8 @@ package hook
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // Event is a Claude Code hook payload (claude-code-hooks.md §2–3), or a
@@ -84,10 +86,19 @@ type SpecificOutput struct {
 	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
 }
 
-// encode renders a reply for stdout.
+// encode renders a reply for stdout. What the model or the user reads of
+// it is shown as a terminal shows it (text.Printable): whatever a handler
+// took from a transcript or a tool output, no control sequence goes out.
+// A replacement is left as it is (a view is already so, and it is
+// compared with the transcript by its hash: updatedToolOutput, and the
+// reason of Codex's block decision).
 func (r *Reply) encode() ([]byte, error) {
+	r.SystemMessage, r.StopReason = text.Printable(r.SystemMessage), text.Printable(r.StopReason)
+	if s := r.Specific; s != nil {
+		s.AdditionalContext, s.PermissionDecisionReason = text.Printable(s.AdditionalContext), text.Printable(s.PermissionDecisionReason)
+	}
 	if r.Text != "" {
-		return []byte(r.Text), nil
+		return []byte(text.Printable(r.Text)), nil
 	}
 	b, err := json.Marshal(r)
 	if err != nil {

@@ -85,9 +85,5 @@ func (c *Call) kept(ctx context.Context) *watch.SwappedOut {
 	if err != nil {
 		return nil
 	}
-	s := swaps[c.Event.SessionID]
-	if s == nil {
-		return &watch.SwappedOut{}
-	}
-	return &watch.SwappedOut{Entries: s.Entries, Chars: s.KeptOut()}
+	return watch.KeptOutOf(swaps[c.Event.SessionID])
 }

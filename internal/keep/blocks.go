@@ -63,7 +63,7 @@ func instructionsSection(text string, n int) string {
 	if text == "" || n <= len(title)+10 {
 		return ""
 	}
-	return title + cutKeepingLines(text, n-len(title)-1) + "\n"
+	return title + cutKeepingLines(printable(text), n-len(title)-1) + "\n"
 }
 
 // RestoreInput is what the restore block is made of.
@@ -425,3 +425,8 @@ func orElse(s, fallback string) string {
 	}
 	return s
 }
+
+// printable is text as a terminal shows it (text.Printable): what is
+// restored comes from tool outputs and transcripts, and no escape
+// sequence may reach the model.
+func printable(s string) string { return text.Printable(s) }

@@ -86,7 +86,7 @@ func fill(s section, room *int) (string, bool) {
 	b.WriteString(title)
 	shown := 0
 	for _, it := range s.items {
-		line := "- " + text.Squash(it, maxItem) + "\n"
+		line := "- " + text.Squash(text.Printable(it), maxItem) + "\n" // as a terminal shows it: no escape reaches the model
 		if b.Len()+len(line)+moreLen > limit {
 			break
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/recall"
 	"github.com/ctxkeep/ctxkeep/internal/storetest"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 const (
@@ -197,11 +198,11 @@ func definitionTokens(t *testing.T, tools []*sdk.Tool) int {
 // and the store is closed after every call.
 func TestShow(t *testing.T) {
 	f := newFixture(t, testOutput(800))
-	if got := f.ok(t, "show", map[string]any{"id": entryID}); got != f.output {
-		t.Errorf("show returned %d bytes that differ from the %d stored", len(got), len(f.output))
+	if got := f.ok(t, "show", map[string]any{"id": entryID}); got != text.Printable(f.output) {
+		t.Errorf("show returned %d bytes that differ from the %d stored, as a terminal shows them", len(got), len(f.output))
 	}
 	if got := f.ok(t, "show", map[string]any{"id": entryID[:6], "grep": "FAIL|lost quorum", "context": 1}); got !=
-		"699-=== RUN   TestCase0699\n700:--- FAIL: TestQuorum (0.02s)\n701:    quorum_test.go:41: replica db-7 lost quorum at 12:04:33\n702-=== RUN   TestCase0701\n--\n800-=== RUN   TestCase0799\n801:\x1b[31mFAIL\x1b[0m\tgithub.com/x/replica\t0.91s\n" {
+		"699-=== RUN   TestCase0699\n700:--- FAIL: TestQuorum (0.02s)\n701:    quorum_test.go:41: replica db-7 lost quorum at 12:04:33\n702-=== RUN   TestCase0701\n--\n800-=== RUN   TestCase0799\n801:FAIL\tgithub.com/x/replica\t0.91s\n" {
 		t.Errorf("grep:\n%q", got)
 	}
 	if got := f.ok(t, "show", map[string]any{"id": entryID, "lines": "2:3"}); got != "=== RUN   TestCase0002\n=== RUN   TestCase0003\n" {
@@ -272,14 +273,15 @@ func TestRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want strings.Builder
-	recall.Write(context.Background(), &want, f.st, chunks)
-	if !strings.Contains(want.String(), f.output) {
+	var exact strings.Builder
+	recall.Write(context.Background(), &exact, f.st, chunks)
+	if !strings.Contains(exact.String(), f.output) {
 		t.Fatal("recall.Write did not put the stored output back")
 	}
+	want := text.Printable(exact.String()) // as a terminal shows it
 	for _, key := range []string{"k77043b020b9", "k7704", "5b2c:3", session + ":3-3"} {
-		if got := f.ok(t, "recall", map[string]any{"key": key}); got != want.String() {
-			t.Errorf("recall %s:\n%s\nwant:\n%s", key, got, want.String())
+		if got := f.ok(t, "recall", map[string]any{"key": key}); got != want {
+			t.Errorf("recall %s:\n%s\nwant:\n%s", key, got, want)
 		}
 	}
 	if got := f.ok(t, "recall", map[string]any{"key": "5b2c:1-3", "grep": "^(user|assistant):"}); got != "2:user: hello\n3:assistant: hello, what shall we test?\n--\n"+
@@ -336,7 +338,7 @@ func TestLargeResultsAreBounded(t *testing.T) {
 		}
 		spec := got[m[6]:m[7]]
 		rest := f.ok(t, "show", map[string]any{"id": entryID, "lines": spec})
-		if n == 1300 && got[:m[0]]+rest+got[m[1]:] != f.output {
+		if n == 1300 && got[:m[0]]+rest+got[m[1]:] != text.Printable(f.output) {
 			t.Errorf("head + lines %s + tail differ from the output", spec)
 		}
 		grep := f.ok(t, "show", map[string]any{"id": entryID, "grep": "RUN"})
@@ -425,5 +427,39 @@ func TestTeamScope(t *testing.T) {
 	plain := newFixture(t, testOutput(10))
 	if out, isErr := plain.call(t, "search", map[string]any{"query": "refund", "team": true}); !isErr {
 		t.Errorf("team search without a team archive:\n%s", out)
+	}
+}
+
+// show and recall give the model the text as a terminal shows it: no
+// escape sequence of a coloured output (colours, a window title, a
+// hyperlink, a progress line, a C1 CSI) reaches it, and the lines keep
+// their numbers, so that a part asked for is the part meant.
+func TestResultsAsATerminalShowsThem(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\x1b]0;go test\x07\x1b[32m=== RUN\x1b[0m   TestQuorum\n")
+	for i := 2; i < 40; i++ {
+		fmt.Fprintf(&b, "\x1b[2K\r[%d%%]\r\x1b[32mok\x1b[0m %d\n", i, i)
+	}
+	b.WriteString("    \x1b[1mquorum_test.go:41\x1b[22m: replica \x1b]8;;file:///q.go\x1b\\db-7\x1b]8;;\x1b\\ lost quorum\n\xc2\x9b31m--- FAIL: TestQuorum\xc2\x9b0m\n")
+	f := newFixture(t, b.String())
+	has := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return r < ' ' && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f })
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"show", map[string]any{"id": entryID}, "ok 39\n    quorum_test.go:41: replica db-7 lost quorum\n--- FAIL: TestQuorum\n"},
+		{"show", map[string]any{"id": entryID, "grep": "lost quorum"}, "40:    quorum_test.go:41: replica db-7 lost quorum\n"},
+		{"show", map[string]any{"id": entryID, "lines": "1:2"}, "=== RUN   TestQuorum\nok 2\n"},
+		{"show", map[string]any{"id": entryID, "failures": true}, "41:--- FAIL: TestQuorum"},
+		{"recall", map[string]any{"key": "k77043b020b9"}, "quorum_test.go:41: replica db-7 lost quorum\n--- FAIL: TestQuorum\n"},
+		{"recall", map[string]any{"key": "k77043b020b9", "grep": "lost quorum"}, ":    quorum_test.go:41: replica db-7 lost quorum\n"},
+	} {
+		got := f.ok(t, c.tool, c.args)
+		if has(got) || !strings.Contains(got, c.want) {
+			t.Errorf("%s %v = %q; want no control sequence, and %q", c.tool, c.args, got, c.want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/excerpt"
 	"github.com/ctxkeep/ctxkeep/internal/recall"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // The tools' descriptions and schemas are what the model is sent once it
@@ -94,7 +95,7 @@ func (s *server) show(ctx context.Context, _ *sdk.CallToolRequest, in showArgs) 
 			return "", err
 		}
 		var b strings.Builder
-		if err := x.Write(&b, data); err != nil {
+		if err := x.Write(&b, shown(data)); err != nil {
 			return "", err
 		}
 		// A retrieval not counted (the index busy past its timeout) is
@@ -126,9 +127,15 @@ func (s *server) recall(ctx context.Context, _ *sdk.CallToolRequest, in recallAr
 		if err := recall.Write(ctx, &whole, st, chunks); err != nil {
 			return "", err
 		}
-		if err := x.Write(&b, []byte(whole.String())); err != nil {
+		if err := x.Write(&b, shown([]byte(whole.String()))); err != nil {
 			return "", err
 		}
 		return bound(b.String(), x.Set()), nil
 	})
 }
+
+// shown is a stored output or an archived step as a terminal shows it
+// (text.Printable: line for line, so line numbers and grep hold): the
+// tools' results are text for the model, and escape sequences are noise
+// to it. `ctxkeep show` and `recall` print the exact bytes.
+func shown(data []byte) []byte { return []byte(text.Printable(string(data))) }

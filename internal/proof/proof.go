@@ -151,15 +151,32 @@ func (s *scan) takeResults(rec *transcript.Record) {
 		if !ok {
 			continue
 		}
-		got := b.Content.Text()
-		if len(results) == 1 && len(rec.ToolUseResult) > 0 {
-			if out, err := claudecode.ReadOutput(p.Tool, rec.ToolUseResult); err == nil {
-				got = out.Text
-			}
+		var structured json.RawMessage
+		if len(results) == 1 {
+			structured = rec.ToolUseResult
 		}
-		s.recorded[b.ToolUseID] = got
+		s.recorded[b.ToolUseID] = Recorded(p.Tool, b.Content.Text(), structured)
 	}
 }
+
+// Recorded is the text a Claude Code transcript holds for a tool result of
+// tool, to compare with a replacement (Holds): the text of its structured
+// output (toolUseResult, the tool_response after any replacement; only a
+// line with one result has one) when the tool's shape reads it, else the
+// result's content as the model was shown it.
+func Recorded(tool, content string, structured json.RawMessage) string {
+	if len(structured) > 0 {
+		if out, err := claudecode.ReadOutput(tool, structured); err == nil {
+			return out.Text
+		}
+	}
+	return content
+}
+
+// Holds reports whether recorded text (Recorded, or a rollout's call
+// output) is the replacement whose hash is sum: whether the client
+// applied it.
+func Holds(recorded, sum string) bool { return Sum(recorded) == sum }
 
 // takeHookError keeps the client's reason for refusing a hook's output.
 func (s *scan) takeHookError(line []byte) {
@@ -186,7 +203,7 @@ func (s *scan) verdicts(pending []Replacement) []ctxkeep.Verdict {
 		if !ok {
 			continue
 		}
-		if Sum(got) == p.Sum {
+		if Holds(got, p.Sum) {
 			out = append(out, ctxkeep.Verdict{ID: p.ID, Applied: true})
 			continue
 		}

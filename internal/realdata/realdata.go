@@ -33,10 +33,23 @@ func File(t testing.TB, rel string) string {
 	return p
 }
 
-// Path is the absolute path of rel under shared/data.
+// Path is the absolute path of rel under shared/data: the shared folder
+// beside the repository, or beside a folder holding it (a git worktree at
+// <work>/wt/NAME shares <work>/shared with the main checkout).
 func Path(rel string) string {
 	_, file, _, _ := runtime.Caller(0) // <repo>/internal/realdata/realdata.go
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", rel)
+	repo := filepath.Join(filepath.Dir(file), "..", "..")
+	first := filepath.Join(repo, "..", "shared", "data")
+	for dir := repo; ; {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return filepath.Join(first, rel)
+		}
+		if st, err := os.Stat(filepath.Join(parent, "shared", "data")); err == nil && st.IsDir() {
+			return filepath.Join(parent, "shared", "data", rel)
+		}
+		dir = parent
+	}
 }
 
 // Spotter returns the five long spotter sessions (client 2.1.38/2.1.39,

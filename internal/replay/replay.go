@@ -17,6 +17,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -87,9 +88,20 @@ type Report struct {
 	BadLines    int      `json:"bad_lines"` // transcript lines that could not be read (skipped)
 	Views       []View   `json:"-"`         // every view rendered, for tests and --views
 	// Replaced counts the outputs the transcript holds as ctxkeep
-	// replaced them while the session ran, replayed from their stored
-	// originals.
+	// replaced them while the session ran (it holds the replacement: the
+	// client applied it), replayed from their stored originals.
 	Replaced int `json:"replaced_when_recorded"`
+	// NotApplied counts the replacements ctxkeep returned that the
+	// client did not apply: the transcript holds what the model got
+	// instead (the original), and they count as it holds them.
+	NotApplied int `json:"not_applied_when_recorded,omitempty"`
+	// Unavailable counts the outputs ctxkeep replaced whose originals the
+	// store could not give back (pruned since): they count as the
+	// transcript holds them, their views.
+	Unavailable int `json:"originals_unavailable,omitempty"`
+	// StoreError says why the store of originals could not be read, if
+	// it could not: the replaced outputs then count as their views.
+	StoreError string `json:"store_error,omitempty"`
 
 	originals Originals
 }
@@ -111,13 +123,18 @@ type View struct {
 // Originals gives back the outputs ctxkeep replaced while a session ran:
 // the transcript of such a session holds what the model got (a view, a
 // condensed output, a pointer), and replay counts from the original, as
-// for a session recorded without ctxkeep.
+// for a session recorded without it — when the transcript shows the
+// replacement was applied (internal/proof): a replacement the client did
+// not apply left the original in the transcript.
 type Originals interface {
-	// Original is the output of the call toolUseID of session, as the
-	// hook got it, when ctxkeep replaced it with a PostToolUse reply.
-	// (An output the wrapper captured is not one: the client would have
-	// cut it, and replay counts what its transcript holds.)
-	Original(session, toolUseID string) (string, bool)
+	// Replacement is the sha256 (proof.Sum) of the text a PostToolUse
+	// reply of ctxkeep's put in place of the output of the call toolUseID
+	// of session, if there was one. (An output the wrapper captured is
+	// not one: the client would have cut it, and replay counts what its
+	// transcript holds.)
+	Replacement(session, toolUseID string) (sum string, ok bool)
+	// Original is that call's output, as the hook got it.
+	Original(session, toolUseID string) (string, error)
 }
 
 // Files replays transcripts. Subagent transcripts are replayed only when
@@ -144,7 +161,12 @@ func FilesAs(paths, names []string, cfg *config.Config, originals Originals) (Re
 		r.ByTool = append(r.ByTool, *t)
 		r.Total.add(*t)
 	}
-	sort.Slice(r.ByTool, func(i, j int) bool { return r.ByTool[i].CharsBefore > r.ByTool[j].CharsBefore })
+	// Largest first; ties by name: the tallies come out of a map, in an
+	// order that changes from run to run.
+	sort.Slice(r.ByTool, func(i, j int) bool {
+		a, b := r.ByTool[i], r.ByTool[j]
+		return a.CharsBefore > b.CharsBefore || a.CharsBefore == b.CharsBefore && a.Tool < b.Tool
+	})
 	r.Total.Tool = "total"
 	return r, nil
 }
@@ -193,10 +215,9 @@ func (r *Report) rollout(path, name string, cfg *config.Config, byTool map[strin
 	for _, o := range outs {
 		t := tallyOf(byTool, o.Tool)
 		text, before := o.Text, utf8.RuneCountInString(o.Seen)
-		if stored, replaced := r.stored(meta.ID, o.ID); replaced {
+		if stored, replaced := r.stored(meta.ID, o.ID, o.Seen); replaced {
 			// ctxkeep replaced it when the session ran: the model got the
 			// view, and would have got the output.
-			r.Replaced++
 			text, before = stored, utf8.RuneCountInString(stored)
 		}
 		t.saw(before)
@@ -262,10 +283,9 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 	seen := c.Result.Text()
 	before := utf8.RuneCountInString(seen)
 	text, ok := original(c, seen)
-	if stored, found := r.stored(session, c.ID); found {
+	if stored, found := r.stored(session, c.ID, proof.Recorded(c.Name, seen, c.Result.Structured)); found {
 		// ctxkeep replaced it when the session ran: without ctxkeep, the
 		// model would have seen the original.
-		r.Replaced++
 		text, ok, before = stored, true, utf8.RuneCountInString(stored)
 		if c.Name == "Read" {
 			before += readPrefixes(stored) // the client's line numbers
@@ -317,12 +337,29 @@ func (r *Report) call(path, session string, c transcript.ToolCall, cfg *config.C
 }
 
 // stored is the original of an output ctxkeep replaced when the session
-// ran, if it has it.
-func (r *Report) stored(session, toolUseID string) (string, bool) {
+// ran, when the transcript holds the replacement (recorded is what it
+// holds: proof.Recorded) and the store still has the original. Each
+// replacement is counted: replayed from its original, not applied, or
+// its original unavailable.
+func (r *Report) stored(session, toolUseID, recorded string) (string, bool) {
 	if r.originals == nil {
 		return "", false
 	}
-	return r.originals.Original(session, toolUseID)
+	sum, ok := r.originals.Replacement(session, toolUseID)
+	if !ok {
+		return "", false
+	}
+	if !proof.Holds(recorded, sum) {
+		r.NotApplied++ // the model got the original: it counts as the transcript holds it
+		return "", false
+	}
+	text, err := r.originals.Original(session, toolUseID)
+	if err != nil {
+		r.Unavailable++
+		return "", false
+	}
+	r.Replaced++
+	return text, true
 }
 
 // tally counts one output replaced by view.

@@ -1,16 +1,21 @@
 package replay
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 var spotterSessions = realdata.Spotter
@@ -53,7 +58,7 @@ func TestFailureLinesSurviveInViews(t *testing.T) {
 		checked++
 		first := swap.KeyLines(fs, cfg.View.KeyPatterns)
 		for _, l := range first {
-			prefix := fmt.Sprintf("  L%d: %s", l.N, firstRunes(strings.TrimRight(l.Text, "\r"), 30))
+			prefix := fmt.Sprintf("  L%d: %s", l.N, firstRunes(text.Printable(l.Text), 30)) // as a terminal shows it, as views do
 			if !strings.Contains(v.View, prefix) {
 				t.Errorf("%s %s: failure line %d missing from the view:\n%s", filepath.Base(v.Transcript), v.ToolUseID, l.N, v.View)
 			}
@@ -249,18 +254,37 @@ func TestNotATranscript(t *testing.T) {
 	}
 }
 
-type originalsOf map[string]string // tool_use_id → original
+// originalsOf are the originals of session s1, by tool_use_id, each
+// replaced by the text of replacements (by default, the view of
+// TestReplacedWhenRecorded).
+type originalsOf map[string]string
 
-func (o originalsOf) Original(session, id string) (string, bool) {
-	s, ok := o[id]
-	return s, ok && session == "s1"
+var replacements = map[string]string{}
+
+func (o originalsOf) Replacement(session, id string) (string, bool) {
+	_, ok := o[id]
+	r, set := replacements[id]
+	if !set {
+		r = recordedView
+	}
+	return proof.Sum(r), ok && session == "s1"
 }
+
+func (o originalsOf) Original(session, id string) (string, error) {
+	s, ok := o[id]
+	if !ok || session != "s1" || s == "" {
+		return "", ctxkeep.ErrNotFound
+	}
+	return s, nil
+}
+
+const recordedView = "[ctxkeep] Bash output swapped out of the context, kept exactly as id 0123456789ab: 16,016 chars."
 
 // A session recorded with ctxkeep holds views: replayed with the stored
 // originals, it counts what the model would have seen without ctxkeep.
 func TestReplacedWhenRecorded(t *testing.T) {
 	big := strings.Repeat("=== RUN   TestX\n", 1000) + "--- FAIL: TestX\n"
-	view := "[ctxkeep] Bash output swapped out of the context, kept exactly as id 0123456789ab: 16,016 chars."
+	view := recordedView
 	lines := []string{
 		assistant("a1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"./scripts/e2e.sh"}}`),
 		user("u1", `{"type":"tool_result","tool_use_id":"t1","content":`+quote(view)+`}`, `{"stdout":`+quote(view)+`,"stderr":"","interrupted":false,"isImage":false}`),
@@ -277,5 +301,63 @@ func TestReplacedWhenRecorded(t *testing.T) {
 	}
 	if r.Replaced != 1 || r.Total.Swapped != 1 || r.Total.CharsBefore != len(big) || r.Total.FailureLines != 1 || !strings.Contains(r.Views[0].View, "--- FAIL: TestX") {
 		t.Fatalf("with the originals: %d replaced, total %+v", r.Replaced, r.Total)
+	}
+}
+
+// A replacement ctxkeep returned counts from its stored original only
+// when the transcript holds it (the client applied it): one the client
+// did not apply left the original in the transcript, which counts as it
+// is; one whose original the store no longer has counts as its view, and
+// each is counted apart.
+func TestReplacedOnlyWhenApplied(t *testing.T) {
+	big := strings.Repeat("=== RUN   TestX\n", 1000) + "--- FAIL: TestX\n"
+	refused := strings.Repeat("=== RUN   TestY\n", 500)
+	lines := []string{
+		assistant("a1", `{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"./scripts/e2e.sh"}}`),
+		user("u1", `{"type":"tool_result","tool_use_id":"t1","content":`+quote(recordedView)+`}`, `{"stdout":`+quote(recordedView)+`,"stderr":"","interrupted":false,"isImage":false}`),
+		assistant("a2", `{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"./scripts/unit.sh"}}`),
+		user("u2", `{"type":"tool_result","tool_use_id":"t2","content":`+quote(refused)+`}`, `{"stdout":`+quote(refused)+`,"stderr":"","interrupted":false,"isImage":false}`),
+		assistant("a3", `{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"./scripts/lint.sh"}}`),
+		user("u3", `{"type":"tool_result","tool_use_id":"t3","content":`+quote(recordedView)+`}`, `{"stdout":`+quote(recordedView)+`,"stderr":"","interrupted":false,"isImage":false}`),
+	}
+	path := filepath.Join(t.TempDir(), "s1.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	r, err := FilesAs([]string{path}, []string{path}, config.Default(), originalsOf{"t1": big, "t2": refused + "and more the hook got", "t3": ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Replaced != 1 || r.NotApplied != 1 || r.Unavailable != 1 {
+		t.Fatalf("%d replaced, %d not applied, %d unavailable; want 1 each", r.Replaced, r.NotApplied, r.Unavailable)
+	}
+	if want := len(big) + len(refused) + len(recordedView); r.Total.CharsBefore != want {
+		t.Errorf("before = %d, want %d: the original, what the transcript holds of the one not applied, the view of the one unavailable", r.Total.CharsBefore, want)
+	}
+}
+
+// Replayed twice, the same transcripts give the same report, to the
+// byte: the tallies come out of a map, and tools with as many characters
+// (short.jsonl has two) were listed in the map's order.
+func TestReplayIsDeterministic(t *testing.T) {
+	all := realdata.SpotterAll(t)
+	short := realdata.File(t, "cc-sessions-spotter/short.jsonl")
+	var first []byte
+	for i := range 10 {
+		var docs []byte
+		for _, paths := range [][]string{{short}, {all[0]}, {short}, {short}} {
+			r, err := Files(paths, config.Default())
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(append(docs, doc...), '\n')
+		}
+		if i == 0 {
+			first = docs
+		} else if !bytes.Equal(docs, first) {
+			t.Fatalf("run %d differs from the first:\n%s\n%s", i+1, first, docs)
+		}
 	}
 }

@@ -129,6 +129,18 @@ func TestSnippet(t *testing.T) {
 			t.Errorf("Snippet(%q) = %q, want %q", c.query, got, c.want)
 		}
 	}
+	// Every kind of control sequence (a window title, a hyperlink, a C1
+	// CSI written in UTF-8, a progress line) is shown as a terminal
+	// shows it.
+	osc := "\x1b]0;go test\x07=== RUN   TestQuota\n" +
+		"    \x1b]8;;file:///p/quota_test.go\x1b\\quota_test.go:7\x1b]8;;\x1b\\: \xc2\x9b1mquota\xc2\x9b0m exceeded by 3\n" +
+		"[  ] 10%\r\x1b[32m[##] quota check done\x1b[0m\n"
+	if got, want := Snippet([]string{osc}, "quota exceeded"), "quota_test.go:7: quota exceeded by 3"; got != want {
+		t.Errorf("Snippet of control sequences = %q, want %q", got, want)
+	}
+	if got, want := Snippet([]string{osc}, "quota check done"), "[##] quota check done"; got != want {
+		t.Errorf("Snippet of a progress line = %q, want %q", got, want)
+	}
 	long := strings.Repeat("x", 1000) + " needle " + strings.Repeat("y", 1000)
 	if got := Snippet([]string{long}, "needle"); !strings.Contains(got, "needle") || len(got) > snippetLineLen+10 {
 		t.Errorf("a long line is not cut around its match: %d bytes, %q", len(got), got)

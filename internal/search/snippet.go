@@ -8,7 +8,6 @@ import (
 	"unicode"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -113,10 +112,11 @@ func sameWord(x, w string) bool {
 	return stem(x) == stem(w)
 }
 
-// printable is a line as a terminal shows it, valid UTF-8, without control
-// characters; tabs become spaces.
+// printable is a line as a terminal shows it (text.Printable: control
+// sequences of every kind, a progress line's last state), trimmed, without
+// control characters; tabs become spaces.
 func printable(line string) string {
-	l := swap.Plain(strings.ToValidUTF8(line, ""))
+	l := strings.TrimSpace(text.Printable(line))
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\t':

@@ -12,10 +12,11 @@ import (
 // in place of an output is checked in the transcript at the end of a turn.
 
 // Unproven lists a session's replacements still waiting for their
-// verdict: entries of the main thread whose replacement went through a
-// hook reply (subagents write other transcripts) and is not checked yet.
+// verdict: entries whose replacement went through a hook reply and is not
+// checked yet, the main thread's and its subagents' (each checked in its
+// own transcript).
 func (db *DB) Unproven(ctx context.Context, session string) ([]ctxkeep.Entry, error) {
-	return db.queryEntries(ctx, `WHERE session_id = ? AND replacement != '' AND applied IS NULL AND agent_id = '' ORDER BY created_at, rowid`, session)
+	return db.queryEntries(ctx, `WHERE session_id = ? AND replacement != '' AND applied IS NULL ORDER BY created_at, rowid`, session)
 }
 
 // ProofCursor is where the proof of effect resumes reading the session's

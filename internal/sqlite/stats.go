@@ -168,9 +168,15 @@ func (db *DB) LastClientVersion(ctx context.Context) (string, time.Time, error) 
 
 // Swaps returns the swap figures of sessions (all when session is "").
 func (db *DB) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.SwapStats, error) {
+	// An entry is applied or not (its verdict), not checked yet (a hook
+	// reply's replacement without a verdict), or printed by ctxkeep itself
+	// (no replacement: the wrapper's output, a purge stub). Only the
+	// applied and the printed count as kept out.
 	q := `SELECT session_id, tool, count(*), sum(chars), sum(view_chars),
 		sum(access_count > 0), sum(access_count),
-		sum(applied IS 1), sum(applied IS 0), sum(applied IS NULL AND replacement != '' AND agent_id = '') FROM entries`
+		sum(applied IS 1), sum(applied IS 0), sum(applied IS NULL AND replacement != ''), sum(replacement = ''),
+		total(CASE WHEN applied IS 1 OR replacement = '' THEN chars - view_chars END),
+		total(CASE WHEN applied IS NULL AND replacement != '' THEN chars - view_chars END) FROM entries`
 	var args []any
 	if session != "" {
 		q += ` WHERE session_id = ?`
@@ -185,10 +191,12 @@ func (db *DB) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.Sw
 	for rows.Next() {
 		var id string
 		var t ctxkeep.ToolSwaps
+		var kept, unchecked float64 // total() is a float, exact for any sum of characters we hold
 		if err := rows.Scan(&id, &t.Tool, &t.Entries, &t.Chars, &t.ViewChars, &t.Retrieved, &t.Retrievals,
-			&t.Applied, &t.NotApplied, &t.Unchecked); err != nil {
+			&t.Applied, &t.NotApplied, &t.Unchecked, &t.Printed, &kept, &unchecked); err != nil {
 			return nil, err
 		}
+		t.KeptOutChars, t.UncheckedChars = int64(kept), int64(unchecked)
 		s := out[id]
 		if s == nil {
 			s = &ctxkeep.SwapStats{}
@@ -202,6 +210,9 @@ func (db *DB) Swaps(ctx context.Context, session string) (map[string]*ctxkeep.Sw
 		s.Applied += t.Applied
 		s.NotApplied += t.NotApplied
 		s.Unchecked += t.Unchecked
+		s.Printed += t.Printed
+		s.KeptOutChars += t.KeptOutChars
+		s.UncheckedChars += t.UncheckedChars
 		s.ByTool = append(s.ByTool, t)
 	}
 	return out, rows.Err()

@@ -3,11 +3,14 @@ package watch
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 )
 
@@ -72,18 +75,56 @@ type StatusState struct {
 	Estimate *Estimate `json:"estimate,omitempty"`
 }
 
-// SwappedOut is what ctxkeep's swap kept out of a session's context so far.
+// SwappedOut is what ctxkeep's swap kept out of a session's context so
+// far, as the transcript shows it (internal/proof): the replacements the
+// client applied and the outputs ctxkeep printed itself count; the
+// replacements not checked yet and those not applied are counted apart.
 type SwappedOut struct {
-	Entries int   `json:"entries"`
-	Chars   int64 `json:"chars"` // of the originals less the views the model saw
+	Entries int   `json:"entries"` // kept out: applied, or printed by ctxkeep
+	Chars   int64 `json:"chars"`   // of their originals less the views the model saw
+	// Unchecked replacements wait for the check at the end of the turn;
+	// NotApplied ones the client did not take (the model saw the output).
+	Unchecked  int `json:"unchecked,omitempty"`
+	NotApplied int `json:"not_applied,omitempty"`
 	// Stamp identifies the index's state (sizes and times of its files):
 	// while it is unchanged, so are the figures.
 	Stamp string `json:"stamp"`
 }
 
+// KeptOutOf reads a session's swap figures (nil: none) as a SwappedOut.
+func KeptOutOf(s *ctxkeep.SwapStats) *SwappedOut {
+	if s == nil {
+		return &SwappedOut{}
+	}
+	return &SwappedOut{Entries: s.KeptOut(), Chars: s.KeptOutChars, Unchecked: s.Unchecked, NotApplied: s.NotApplied}
+}
+
 // Tokens estimates the tokens kept out, at four characters a token as
 // `ctxkeep replay` and `stats` count them.
 func (k SwappedOut) Tokens() int64 { return k.Chars / 4 }
+
+// Any reports whether there is anything to tell: an output kept out, or a
+// replacement not checked or not applied.
+func (k *SwappedOut) Any() bool { return k != nil && k.Entries+k.Unchecked+k.NotApplied > 0 }
+
+// Short is the statusline's part: "kept out ~12k (5)", and what is not
+// counted in it, "kept out ~12k (5; 2 unchecked, 1 not applied)".
+func (k SwappedOut) Short() string {
+	var rest []string
+	if k.Unchecked > 0 {
+		rest = append(rest, fmt.Sprintf("%d unchecked", k.Unchecked))
+	}
+	if k.NotApplied > 0 {
+		rest = append(rest, fmt.Sprintf("%d not applied", k.NotApplied))
+	}
+	switch {
+	case k.Entries == 0:
+		return "kept out 0 (" + strings.Join(rest, ", ") + ")"
+	case len(rest) == 0:
+		return fmt.Sprintf("kept out ~%s (%d)", Short(k.Tokens()), k.Entries)
+	}
+	return fmt.Sprintf("kept out ~%s (%d; %s)", Short(k.Tokens()), k.Entries, strings.Join(rest, ", "))
+}
 
 // Estimate is an estimate of the context size before the client recorded
 // any usage.

@@ -98,8 +98,8 @@ func (g Gauge) Line(color bool) string {
 		parts = append(parts, paint(c, gauge))
 		parts = append(parts, g.distance())
 	}
-	if g.SwappedOut != nil && g.SwappedOut.Entries > 0 {
-		parts = append(parts, paint(dim, fmt.Sprintf("kept out ~%s (%d)", Short(g.SwappedOut.Tokens()), g.SwappedOut.Entries)))
+	if g.SwappedOut.Any() {
+		parts = append(parts, paint(dim, g.SwappedOut.Short()))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -113,8 +113,19 @@ func (w Warning) ForUser() string {
 	} else {
 		fmt.Fprintf(&b, "auto-compaction is off; the client stops at %s.", Short(l.Blocking))
 	}
-	if w.SwappedOut != nil && w.SwappedOut.Entries > 0 {
-		fmt.Fprintf(&b, " Swap has kept %d output(s), ~%s tokens, out of it so far.", w.SwappedOut.Entries, Short(w.SwappedOut.Tokens()))
+	if k := w.SwappedOut; k.Any() {
+		if k.Entries > 0 {
+			fmt.Fprintf(&b, " Swap has kept %d output(s), ~%s tokens, out of it so far", k.Entries, Short(k.Tokens()))
+		} else {
+			b.WriteString(" Swap has kept nothing out of it yet, as far as the transcript shows")
+		}
+		if k.Unchecked > 0 {
+			fmt.Fprintf(&b, "; %d more replaced, not checked yet", k.Unchecked)
+		}
+		if k.NotApplied > 0 {
+			fmt.Fprintf(&b, "; %d replacement(s) the client did not apply (`ctxkeep doctor`)", k.NotApplied)
+		}
+		b.WriteString(".")
 	}
 	b.WriteString(" `ctxkeep context` shows where the tokens went;")
 	b.WriteString(" /compact at a natural break keeps more than an automatic compaction mid-task.")
