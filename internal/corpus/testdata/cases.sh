@@ -38,3 +38,45 @@ kase unittest-fail-one unittest 'fail-one' 'python3 -m unittest 2>&1' 'CORPUS_UN
 kase unittest-fail-many unittest 'fail-many' 'python3 -m unittest 2>&1' 'CORPUS_UNITTEST_JSON=$L/unittest.json python3 $T/unittest_json.py'
 kase unittest-fail-many-verbose unittest 'fail-many' 'python3 -m unittest discover -v -s tests -t . 2>&1' 'CORPUS_UNITTEST_JSON=$L/unittest.json python3 $T/unittest_json.py discover -s tests -t .'
 kase unittest-import-error unittest 'import-error' 'python3 -m unittest 2>&1 | tail -40' 'CORPUS_UNITTEST_JSON=$L/unittest.json python3 $T/unittest_json.py'
+
+# node --test: labels from the runner's test:pass/test:fail events, written by
+# tools/node_events.mjs as a --test-reporter in a second run. Node 20
+# reports TAP when its output is not a terminal, as under an agent.
+kase node-pass node '' 'node --test 2>&1' 'node --test --test-reporter=$T/node_events.mjs --test-reporter-destination=$L/events.jsonl'
+kase node-pass-spec-color node '' 'FORCE_COLOR=1 node --test --test-reporter=spec 2>&1' 'node --test --test-reporter=$T/node_events.mjs --test-reporter-destination=$L/events.jsonl'
+kase node-fail-one node 'fail-one' 'npm test 2>&1' 'node --test --test-reporter=$T/node_events.mjs --test-reporter-destination=$L/events.jsonl'
+kase node-fail-many node 'fail-many' 'node --test 2>&1' 'node --test --test-reporter=$T/node_events.mjs --test-reporter-destination=$L/events.jsonl'
+kase node-fail-many-spec node 'fail-many' 'node --test --test-reporter=spec 2>&1' 'node --test --test-reporter=$T/node_events.mjs --test-reporter-destination=$L/events.jsonl'
+kase node-fail-many-spec-color node 'fail-many' 'FORCE_COLOR=1 node --test --test-reporter=spec 2>&1' 'node --test --test-reporter=$T/node_events.mjs --test-reporter-destination=$L/events.jsonl'
+kase node-load-error node 'load-error' 'node --test 2>&1' 'node --test --test-reporter=$T/node_events.mjs --test-reporter-destination=$L/events.jsonl'
+
+# vitest: labels from --reporter=json --outputFile in a second run. vitest
+# colours its output whenever TERM is set and not "dumb", terminal or not
+# (tinyrainbow): under an agent whose shell has TERM=xterm-256color, as here,
+# it is in colour unless NO_COLOR is set.
+kase vitest-pass vitest '' 'npx vitest run 2>&1' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+kase vitest-pass-nocolor vitest '' 'NO_COLOR=1 npx vitest run 2>&1' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+kase vitest-pass-verbose vitest '' 'npx vitest run --reporter=verbose 2>&1' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+kase vitest-fail-one vitest 'fail-one' 'npm test 2>&1' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+kase vitest-fail-many vitest 'fail-many' 'npx vitest run 2>&1' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+kase vitest-fail-many-nocolor vitest 'fail-many' 'NO_COLOR=1 npx vitest run 2>&1' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+kase vitest-fail-many-tail vitest 'fail-many' 'npx vitest run 2>&1 | tail -30' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+kase vitest-load-error vitest 'fail-one load-error' 'npx vitest run 2>&1' 'npx vitest run --reporter=json --outputFile=$L/vitest.json'
+
+# jest: labels from --json --outputFile in a second run.
+kase jest-pass jest '' 'npx jest 2>&1' 'npx jest --json --outputFile=$L/jest.json'
+kase jest-pass-verbose jest '' 'npx jest --verbose 2>&1' 'npx jest --json --outputFile=$L/jest.json'
+kase jest-fail-one jest 'fail-one' 'npm test 2>&1' 'npx jest --json --outputFile=$L/jest.json'
+kase jest-fail-many jest 'fail-many' 'npx jest 2>&1' 'npx jest --json --outputFile=$L/jest.json'
+kase jest-fail-many-color jest 'fail-many' 'npx jest --colors 2>&1' 'npx jest --json --outputFile=$L/jest.json'
+kase jest-fail-many-tail jest 'fail-many' 'npx jest 2>&1 | tail -40' 'npx jest --json --outputFile=$L/jest.json'
+kase jest-suite-error jest 'fail-one suite-error' 'npx jest 2>&1' 'npx jest --json --outputFile=$L/jest.json'
+
+# mocha: labels from the json reporter (reporter-option output=FILE) in a
+# second run.
+kase mocha-pass mocha '' 'npx mocha 2>&1' 'npx mocha --reporter json --reporter-option output=$L/mocha.json'
+kase mocha-pass-color mocha '' 'npx mocha --color 2>&1' 'npx mocha --reporter json --reporter-option output=$L/mocha.json'
+kase mocha-fail-one mocha 'fail-one' 'npm test 2>&1' 'npx mocha --reporter json --reporter-option output=$L/mocha.json'
+kase mocha-fail-many mocha 'fail-many' 'npx mocha 2>&1' 'npx mocha --reporter json --reporter-option output=$L/mocha.json'
+kase mocha-fail-many-color mocha 'fail-many' 'npx mocha --color 2>&1' 'npx mocha --reporter json --reporter-option output=$L/mocha.json'
+kase mocha-fail-many-bail mocha 'fail-many' 'npx mocha --bail 2>&1' 'npx mocha --bail --reporter json --reporter-option output=$L/mocha.json'
