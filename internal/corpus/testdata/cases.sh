@@ -80,3 +80,28 @@ kase mocha-fail-one mocha 'fail-one' 'npm test 2>&1' 'npx mocha --reporter json 
 kase mocha-fail-many mocha 'fail-many' 'npx mocha 2>&1' 'npx mocha --reporter json --reporter-option output=$L/mocha.json'
 kase mocha-fail-many-color mocha 'fail-many' 'npx mocha --color 2>&1' 'npx mocha --reporter json --reporter-option output=$L/mocha.json'
 kase mocha-fail-many-bail mocha 'fail-many' 'npx mocha --bail 2>&1' 'npx mocha --bail --reporter json --reporter-option output=$L/mocha.json'
+
+# cargo test: labels from cargo's --message-format=json and libtest's JSON
+# events (-Z unstable-options --format json, allowed on stable by
+# RUSTC_BOOTSTRAP=1) in a second run; test threads run in parallel, so the
+# order of the "test ... ok" lines varies from run to run.
+cargo_labels='RUSTC_BOOTSTRAP=1 cargo test --message-format=json -- -Z unstable-options --format json'
+kase cargo-pass cargo '' 'cargo test 2>&1' "$cargo_labels"
+kase cargo-pass-nocapture cargo '' 'cargo test -- --nocapture 2>&1' "$cargo_labels"
+kase cargo-fail-one cargo 'fail-one' 'cargo test 2>&1' "$cargo_labels"
+kase cargo-fail-many cargo 'fail-many' 'cargo test 2>&1' "$cargo_labels"
+kase cargo-fail-many-color cargo 'fail-many' 'cargo test --color always -- --color always 2>&1' "$cargo_labels"
+kase cargo-fail-many-tail cargo 'fail-many' 'CARGO_TERM_COLOR=always cargo test 2>&1 | tail -40' "$cargo_labels"
+kase cargo-compile-error cargo 'compile-error' 'cargo test 2>&1' "$cargo_labels"
+
+# mix test: labels from ExUnit's events, written as JSON by the project's
+# own formatter (test/json_formatter.exs, added by test_helper.exs when
+# CORPUS_EXUNIT_JSON is set) in a second run. seed: 0 fixes the order.
+mix_labels='CORPUS_EXUNIT_JSON=$L/exunit.json mix test'
+kase mix-pass mix '' 'mix test 2>&1' "$mix_labels"
+kase mix-pass-trace mix '' 'mix test --trace 2>&1' "$mix_labels"
+kase mix-fail-one mix 'fail-one' 'mix test 2>&1' "$mix_labels"
+kase mix-fail-many mix 'fail-many' 'mix test 2>&1' "$mix_labels"
+kase mix-fail-many-color mix 'fail-many' 'mix test --color 2>&1' "$mix_labels"
+kase mix-fail-many-tail mix 'fail-many' 'mix test 2>&1 | tail -40' "$mix_labels"
+kase mix-setup-error mix 'fail-one setup-error' 'mix test 2>&1' "$mix_labels"

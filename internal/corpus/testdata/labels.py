@@ -369,12 +369,15 @@ def mix(c):
             res["failed"] += 1
             res["failed_tests"].append(t["name"])
         elif st == "invalid":
+            # ExUnit names the module whose setup_all failed, not its tests.
             res["errors"] += 1
-            res["failed_tests"].append(t["name"])
+            if t["module"] not in res["failed_tests"]:
+                res["failed_tests"].append(t["module"])
         else:  # skipped, excluded
             res["skipped"] += 1
     res["source"] = ("ExUnit events through the project's JSON formatter (test/json_formatter.exs, on when CORPUS_EXUNIT_JSON is set): "
-                     "test states; invalid (setup_all failed) counts as errors; names as ExUnit prints them, 'test NAME (Module)'")
+                     "test states; invalid (its module's setup_all failed) counts as errors; names as ExUnit prints them, "
+                     "'test NAME (Module)', and the module of invalid tests")
     return res
 
 
