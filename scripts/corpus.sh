@@ -74,7 +74,7 @@ apt_install() {
 }
 
 junit_jar=/usr/share/java/junit-platform-console-standalone.jar
-junit_api=/usr/share/java/junit-jupiter-api.jar:/usr/share/java/apiguardian-api.jar:/usr/share/java/opentest4j.jar
+junit_api=/usr/share/java/junit-jupiter-api.jar:/usr/share/java/junit-jupiter-params.jar:/usr/share/java/apiguardian-api.jar:/usr/share/java/opentest4j.jar
 
 # have_RUNNER succeeds when the runner can run now.
 have_go() { command -v go >/dev/null; }
@@ -181,7 +181,7 @@ prepare_tsc() { prepare_node_modules "$1"; }
 prepare_eslint() { prepare_node_modules "$1"; }
 prepare_ctest() { (cd "$1" && env -i "${case_env[@]}" cmake -S . -B build -DCMAKE_BUILD_TYPE=Debug >/dev/null); }
 prepare_junit() {
-	(cd "$1" && env -i "${case_env[@]}" javac -d out -cp "$junit_api" src/*.java test/*.java)
+	(cd "$1" && env -i "${case_env[@]}" javac -d out -cp "$junit_api" $(find src test -name "*.java" | sort))
 }
 
 cases=()

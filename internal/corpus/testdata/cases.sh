@@ -105,3 +105,76 @@ kase mix-fail-many mix 'fail-many' 'mix test 2>&1' "$mix_labels"
 kase mix-fail-many-color mix 'fail-many' 'mix test --color 2>&1' "$mix_labels"
 kase mix-fail-many-tail mix 'fail-many' 'mix test 2>&1 | tail -40' "$mix_labels"
 kase mix-setup-error mix 'fail-one setup-error' 'mix test 2>&1' "$mix_labels"
+
+# rspec: labels from --format json --out FILE in a second run.
+rspec_labels='rspec --format json --out $L/rspec.json'
+kase rspec-pass rspec '' 'rspec 2>&1' "$rspec_labels"
+kase rspec-pass-documentation rspec '' 'rspec --format documentation 2>&1' "$rspec_labels"
+kase rspec-fail-one rspec 'fail-one' 'rspec 2>&1' "$rspec_labels"
+kase rspec-fail-many rspec 'fail-many' 'rspec 2>&1' "$rspec_labels"
+kase rspec-fail-many-color rspec 'fail-many' 'rspec --force-color 2>&1' "$rspec_labels"
+kase rspec-fail-many-tail rspec 'fail-many' 'rspec 2>&1 | tail -25' "$rspec_labels"
+kase rspec-load-error rspec 'fail-one load-error' 'rspec 2>&1' "$rspec_labels"
+
+# ctest: labels from --output-junit in a second run. The project is
+# configured beforehand (cmake -S . -B build, not part of the output); the
+# build is part of some commands, as an agent would chain it.
+ctest_labels='cmake --build build >/dev/null 2>&1; ctest --test-dir build --output-junit $L/ctest.xml'
+kase ctest-pass ctest '' 'cmake --build build 2>&1 && ctest --test-dir build 2>&1' "$ctest_labels"
+kase ctest-pass-verbose ctest '' 'cmake --build build >/dev/null && ctest --test-dir build -V 2>&1' "$ctest_labels"
+kase ctest-fail-one ctest 'fail-one' 'cmake --build build 2>&1 && ctest --test-dir build --output-on-failure 2>&1' "$ctest_labels"
+kase ctest-fail-many ctest 'fail-many' 'cmake --build build >/dev/null && cd build && ctest 2>&1' "$ctest_labels"
+kase ctest-fail-many-output ctest 'fail-many' 'cmake --build build >/dev/null && ctest --test-dir build --output-on-failure 2>&1' "$ctest_labels"
+
+# gcc through make: labels from gcc -fdiagnostics-format=json (one JSON
+# array a translation unit on stderr) in a second, clean build with the same
+# make options; a link error from the objects' symbol tables (nm), as ld has
+# no machine-readable report.
+gcc_labels() { printf 'make clean >/dev/null; make %s CFLAGS="-Wall -Wextra -O2 -fdiagnostics-format=json"' "$1"; }
+kase gcc-make-pass-warnings gcc '' 'make 2>&1' "$(gcc_labels '')"
+kase gcc-make-pass-color gcc '' 'make CFLAGS="-Wall -Wextra -O2 -fdiagnostics-color=always" 2>&1' "$(gcc_labels '')"
+kase gcc-make-error-one gcc 'error-one' 'make 2>&1' "$(gcc_labels '')"
+kase gcc-make-errors-many gcc 'errors-many' 'make -k 2>&1' "$(gcc_labels -k)"
+kase gcc-make-errors-many-color gcc 'errors-many' 'make -k CFLAGS="-Wall -fdiagnostics-color=always" 2>&1' 'make clean >/dev/null; make -k CFLAGS="-Wall -fdiagnostics-format=json"'
+kase gcc-make-link-error gcc 'link-error' 'make 2>&1' "$(gcc_labels '')"
+kase gcc-make-error-tail gcc 'errors-many' 'make 2>&1 | tail -20' "$(gcc_labels '')"
+
+# tsc: labels from the compiler's own API (tools/tsc_labels.cjs:
+# getPreEmitDiagnostics) in a second pass. tsc prints nothing when all is
+# well: a passing case runs the program it built, whose log is the noise.
+tsc_labels='node $T/tsc_labels.cjs'
+kase tsc-pass tsc '' 'npx tsc && node dist/main.js 2>&1' "$tsc_labels"
+kase tsc-pass-noemit tsc '' 'npx tsc --noEmit 2>&1' "$tsc_labels"
+kase tsc-error-one tsc 'error-one' 'npx tsc --noEmit 2>&1' "$tsc_labels"
+kase tsc-errors-many tsc 'errors-many' 'npx tsc 2>&1' "$tsc_labels"
+kase tsc-errors-many-pretty tsc 'errors-many' 'npx tsc --noEmit --pretty 2>&1' "$tsc_labels"
+kase tsc-errors-many-build tsc 'errors-many' 'npm run build 2>&1' "$tsc_labels"
+
+# eslint: labels from -f json -o FILE in a second run.
+eslint_labels='npx eslint -f json -o $L/eslint.json .'
+kase eslint-pass-warnings eslint '' 'npx eslint . 2>&1' "$eslint_labels"
+kase eslint-pass-warnings-color eslint '' 'npx eslint --color . 2>&1' "$eslint_labels"
+kase eslint-error-one eslint 'error-one' 'npx eslint . 2>&1' "$eslint_labels"
+kase eslint-errors-many eslint 'error-one errors-many' 'npm run lint 2>&1' "$eslint_labels"
+kase eslint-errors-many-color eslint 'error-one errors-many' 'npx eslint --color src 2>&1' "$eslint_labels"
+
+# javac: labels from the compiler's own diagnostics through javax.tools
+# (tools/JavacLabels.java) with the same arguments, in a second run.
+javac_labels='java $T/JavacLabels.java -Xlint:all -d $L/out src/shop/*.java'
+kase javac-pass-notes javac '' 'javac -d out src/shop/*.java 2>&1' "$javac_labels"
+kase javac-pass-warnings javac '' 'javac -Xlint:all -d out src/shop/*.java 2>&1' "$javac_labels"
+kase javac-pass-run javac '' 'javac -d out src/shop/*.java && java -cp out shop.Main 2>&1' "$javac_labels"
+kase javac-error-one javac 'error-one' 'javac -d out src/shop/*.java 2>&1' "$javac_labels"
+kase javac-errors-many javac 'errors-many' 'javac -Xlint:all -d out src/shop/*.java 2>&1' "$javac_labels"
+
+# JUnit 5 (Debian's junit5: the console launcher): labels from
+# --reports-dir (its legacy XML report) in a second run. The project is
+# compiled beforehand (javac, not part of the output).
+junit_run='java -jar /usr/share/java/junit-platform-console-standalone.jar -cp out:/usr/share/java/junit-jupiter-params.jar --scan-class-path'
+junit_labels="$junit_run --disable-banner --details=none --reports-dir \$L/reports"
+kase junit-pass junit '' "$junit_run 2>&1" "$junit_labels"
+kase junit-pass-nocolor junit '' "$junit_run --disable-ansi-colors --disable-banner 2>&1" "$junit_labels"
+kase junit-fail-one junit 'fail-one' "$junit_run 2>&1" "$junit_labels"
+kase junit-fail-many junit 'fail-many' "$junit_run 2>&1" "$junit_labels"
+kase junit-fail-many-nocolor junit 'fail-many' "$junit_run --disable-ansi-colors 2>&1" "$junit_labels"
+kase junit-fail-many-flat junit 'fail-many' "$junit_run --details=flat --disable-ansi-colors 2>&1" "$junit_labels"

@@ -212,7 +212,10 @@ def junit(c):
     res = {"passed": 0, "failed": 0, "skipped": 0, "errors": 0, "failed_tests": []}
     for f in files:
         for tc, state in junit_cases(f):
-            name = tc.get("classname") + "." + tc.get("name")
+            name = tc.get("name")
+            m = re.search(r"^display-name: (.*)$", tc.findtext("system-out") or "", re.M)
+            if m:
+                name = m.group(1)
             if state == "passed":
                 res["passed"] += 1
             elif state == "skipped":
@@ -221,7 +224,8 @@ def junit(c):
                 res["failed"] += 1
                 res["failed_tests"].append(name)
     res["source"] = ("JUnit console launcher --reports-dir (legacy XML): <failure> and <error> (an exception) both "
-                     "failed, as the launcher's summary counts them; names are classname.method()")
+                     "failed, as the launcher's summary counts them; names are the display names the launcher prints "
+                     "(from each testcase's system-out: 'method()', '[2] 1,50, 150' for a parameterized invocation)")
     return res
 
 
@@ -304,7 +308,7 @@ def tsc(c):
         "failed": len(errs),
         "errors": len(errs),
         "failed_tests": ["%s:%d:%d" % (d["file"], d["line"], d["column"]) for d in errs],
-        "source": ("the TypeScript compiler API (ts.getPreEmitDiagnostics, tools/tsc_labels.js): diagnostics of category Error; "
+        "source": ("the TypeScript compiler API (ts.getPreEmitDiagnostics, tools/tsc_labels.cjs): diagnostics of category Error; "
                    "passed: the project's files without an error; failed_tests: path:line:col of each error"),
     }
 

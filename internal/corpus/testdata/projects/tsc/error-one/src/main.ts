@@ -1,0 +1,6 @@
+import { Cart, parsePrice } from './cart.js';
+
+const cart = new Cart({ apple: 3 });
+cart.add('apple', 2);
+const total: string = cart.total({ apple: parsePrice('0.50') });
+console.log(`total: ${total}`);
