@@ -200,7 +200,7 @@ run_case() {
 	local outdir="$1" name="$2" runner="$3" overlays="$4" command="$5" labelcmd="$6"
 	# One folder for all the cases of a runner: the outputs name the same
 	# paths, and the build caches (go's) find what an earlier case built.
-	local dir="$work/$runner" dest="$outdir/$name" o code lcode
+	local dir="$work/$runner" dest="$outdir/$name" o code lcode start=$SECONDS
 	rm -rf "$dir" "$dest"
 	mkdir -p "$dir" "$dest" "$dest/.label"
 	cp -a "$src/projects/$runner/base/." "$dir/"
@@ -228,7 +228,7 @@ run_case() {
 		die "case $name: the command exited $code but the label command $lcode"
 	fi
 	rm -rf "$dest/.label" "$dir"
-	log "$(printf '%-34s exit %3s  %s' "$name" "$code" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("passed %(passed)d failed %(failed)d skipped %(skipped)d errors %(errors)d" % d)' "$dest/labels.json")")"
+	log "$(printf '%-34s %4ss  exit %3s  %s' "$name" "$((SECONDS - start))" "$code" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("passed %(passed)d failed %(failed)d skipped %(skipped)d errors %(errors)d" % d)' "$dest/labels.json")")"
 }
 
 # ---------------------------------------------------------------------------
@@ -265,7 +265,7 @@ done
 
 key="$(
 	{
-		sha256sum "${BASH_SOURCE[0]}"
+		sha256sum <"${BASH_SOURCE[0]}"
 		(cd "$src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 		for r in "${runners[@]}"; do printf '%s: %s\n' "$r" "$("version_$r")"; done
 	} | sha256sum | cut -c1-64
@@ -280,16 +280,37 @@ log "building the corpus for: ${runners[*]}"
 tmp="$outdir.tmp"
 rm -rf "$tmp"
 mkdir -p "$tmp"
-n=0
-for c in "${cases[@]}"; do
-	IFS=$'\x1f' read -r name runner overlays command labelcmd <<<"$c"
-	for r in "${runners[@]}"; do
-		if [[ "$r" == "$runner" ]]; then
+
+# run_runner RUNNER runs the runner's cases one after the other.
+run_runner() {
+	local c name runner overlays command labelcmd
+	for c in "${cases[@]}"; do
+		IFS=$'\x1f' read -r name runner overlays command labelcmd <<<"$c"
+		if [[ "$runner" == "$1" ]]; then
 			run_case "$tmp" "$name" "$runner" "$overlays" "$command" "$labelcmd"
-			n=$((n + 1))
 		fi
 	done
+}
+
+# The runners in $CORPUS_JOBS lanes (default 2, the machine's cores), each
+# lane's runners one after the other: cases of different runners use
+# different folders, and no case's labels depend on its timing.
+lanes="${CORPUS_JOBS:-2}"
+pids=()
+for ((lane = 0; lane < lanes; lane++)); do
+	(
+		for ((i = lane; i < ${#runners[@]}; i += lanes)); do
+			run_runner "${runners[i]}"
+		done
+	) &
+	pids+=($!)
 done
+status=0
+for pid in "${pids[@]}"; do
+	wait "$pid" || status=1
+done
+((status == 0)) || die "some cases failed (above)"
+n="$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | wc -l)"
 rm -rf "$outdir"
 mv "$tmp" "$outdir"
 rm -rf "$work"/*

@@ -36,6 +36,20 @@ if ! ./scripts/install-chromium.sh >/dev/null; then
 	echo "test.sh: warning: no chromium; the HTML report test will skip" >&2
 fi
 
+# The runner corpus (scripts/corpus.sh): real outputs of test runners,
+# compilers and linters, labelled by the runners' own reports, for
+# internal/corpus and swap's tests; built once, then cached. The same rule:
+# skip on a laptop, fail in CI.
+if corpus="$(./scripts/corpus.sh | tail -n 1)" && [[ -d "$corpus" ]]; then
+	export CTXKEEP_CORPUS_DIR="$corpus"
+else
+	if [[ "${CI:-}" == "true" ]]; then
+		echo "test.sh: building the runner corpus failed" >&2
+		exit 1
+	fi
+	echo "test.sh: warning: no runner corpus; the tests that read it will skip" >&2
+fi
+
 # A throwaway PostgreSQL 15 for the team archive's tests (internal/postgres,
 # internal/team, the two-user end-to-end test), stopped and removed on exit;
 # the same rule: skip on a laptop, fail in CI.

@@ -94,7 +94,7 @@ func plain(text string) string {
 }
 
 // location is a compiler's "path:line:col" or javac's "path:line".
-var location = regexp.MustCompile(`^(.+):(\d+)(?::(\d+))?$`)
+var location = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?$`)
 
 // shows reports whether text shows the failure name: as it is, or for a
 // location as tsc ("path(line,col)") or eslint (the path above "line:col")
