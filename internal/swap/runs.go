@@ -33,8 +33,8 @@ type Run struct {
 	ErrorNoun string
 	Passed    int // passing tests; -1 when the runner does not say
 	Skipped   int
-	Unit    string  // what Failed counts: "test" or "error"
-	Failing []Named // what failed by name (tests, or the places of errors), in the order of the output
+	Unit      string  // what Failed counts: "test" or "error"
+	Failing   []Named // what failed by name (tests, or the places of errors), in the order of the output
 	// Broken says why a run ended before its tests could pass or fail
 	// ("build failed"); Failed is then its errors, if it counted them.
 	Broken string
