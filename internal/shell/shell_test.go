@@ -185,3 +185,24 @@ func TestReadNestedEvalsStop(t *testing.T) {
 }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// BenchmarkRead is the cost of reading one command line afresh (not the
+// last one read), for a short command and a typical agent's pipeline.
+//
+//	go test -run '^$' -bench Read ./internal/shell
+func BenchmarkRead(b *testing.B) {
+	for _, line := range []string{
+		"echo hello",
+		"cd app && mix test test/x_test.exs 2>&1 | tail -20",
+		"git log --oneline master..HEAD 2>/dev/null || echo \"No divergence from master\"",
+	} {
+		b.Run(strings.Fields(line)[0], func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := readLine(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
