@@ -206,3 +206,26 @@ func BenchmarkRead(b *testing.B) {
 		})
 	}
 }
+
+// Read may be called from several goroutines (the hook opens the store on
+// another): the remembered line is swapped whole, never shared half-built.
+func TestReadConcurrently(t *testing.T) {
+	lines := []string{"go test ./...", "cd a && make", "mix test 2>&1 | tail -20"}
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			defer func() { done <- true }()
+			for i := range 200 {
+				line := lines[(g+i)%len(lines)]
+				l, err := Read(line)
+				if err != nil || len(l.Commands) == 0 || !strings.HasPrefix(line, l.Commands[0].Args[0]) {
+					t.Errorf("Read(%q) = %v, %v", line, l, err)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
