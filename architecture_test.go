@@ -15,7 +15,7 @@ const module = "github.com/ctxkeep/ctxkeep"
 var adapters = []string{"internal/blob", "internal/sqlite", "internal/journal", "internal/store", "internal/postgres"}
 
 // helpers are below everything: files, folders, JSON, text, progress.
-var helpers = []string{"internal/fsx", "internal/migration", "internal/dirs", "internal/rawjson", "internal/fastjson", "internal/logfile", "internal/text", "internal/progress"}
+var helpers = []string{"internal/fsx", "internal/migration", "internal/dirs", "internal/rawjson", "internal/fastjson", "internal/logfile", "internal/text", "internal/progress", "internal/shell"}
 
 // doors are the only packages through which stored outputs are read or
 // written: the blob files and the index rows.

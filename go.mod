@@ -12,6 +12,7 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3 // config files; no work at init
 	github.com/rogpeppe/go-internal v1.16.0 // testscript, for the CLI's script tests
 	github.com/tiktoken-go/tokenizer v0.10.0 // token estimates for `ctxkeep context` before the client reports usage (CLI only)
+	mvdan.cc/sh/v3 v3.14.1 // only its syntax package (the parser behind shfmt): Bash command lines for the wrapper, pass-through, condensers and learned commands (internal/shell); 0.05 ms at init (two regexps of its fileutil)
 )
 
 require (

@@ -40,6 +40,7 @@ func TestScript(t *testing.T) {
 			"bigfile":     bigfile,
 			"perm":        perm,
 			"swapevent":   swapEvent,
+			"bashevent":   bashEvent,   // bashevent_test.go
 			"outputevent": outputEvent, // tend_script_test.go
 			"promptevent": promptEvent,
 			"endevent":    endEvent,

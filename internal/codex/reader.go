@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -343,7 +344,8 @@ func toolName(name, namespace string) string {
 }
 
 // shellCommand is the command line of a shell call: exec_command's cmd,
-// shell_command's command, or shell's argv (["bash", "-lc", CMD] is CMD).
+// shell_command's command, or shell's argv (["bash", "-lc", CMD] is CMD;
+// other words are quoted where a shell would split or expand them).
 func shellCommand(args json.RawMessage) string {
 	var in struct {
 		Cmd     string          `json:"cmd"`
@@ -362,7 +364,11 @@ func shellCommand(args json.RawMessage) string {
 	if len(argv) == 3 && (argv[1] == "-lc" || argv[1] == "-c") {
 		return argv[2]
 	}
-	return strings.Join(argv, " ")
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = claudecode.ShellQuote(a) // read back as the same words: ["git", "commit", "-m", "fix it"]
+	}
+	return strings.Join(words, " ")
 }
 
 // patchCalls is one Edit (Write for an added file) per file a patch

@@ -128,6 +128,7 @@ func TestToolNames(t *testing.T) {
 		{`{"cmd":"go test ./..."}`, "go test ./..."},
 		{`{"command":["bash","-lc","make"]}`, "make"},
 		{`{"command":"ls -la"}`, "ls -la"},
+		{`{"command":["git","commit","-m","fix it; rm x"]}`, `git commit -m 'fix it; rm x'`},
 	} {
 		if got := shellCommand(json.RawMessage(c.args)); got != c.want {
 			t.Errorf("shellCommand(%s) = %q", c.args, got)

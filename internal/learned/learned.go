@@ -13,13 +13,14 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/shell"
 )
 
 // Command is one learned command pattern of a project.
@@ -51,14 +52,41 @@ func Load(path string) (File, error) {
 	if f.Projects == nil {
 		f.Projects = map[string][]Command{}
 	}
+	f.dropInvalid()
 	return f, nil
 }
 
-// Match returns the learned pattern of project that command runs, or "".
+// dropInvalid forgets the patterns that are not Valid: a file written by
+// an earlier version may hold "1" (from `2>&1`) or "tail" (from
+// `| tail -20`), which would send `ls -la 2>&1` through the wrapper. The
+// next update rewrites the file without them.
+func (f *File) dropInvalid() {
+	for p, cmds := range f.Projects {
+		kept := cmds[:0]
+		for _, c := range cmds {
+			if Valid(c.Pattern) {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) == 0 {
+			delete(f.Projects, p)
+		} else {
+			f.Projects[p] = kept
+		}
+	}
+}
+
+// Match returns the learned pattern of project that command runs, or "":
+// the pattern of any command of the line that may have printed its output
+// (Pattern), so "cd app && mix test 2>&1 | tail -20" runs "mix test", and
+// "ls -la 2>&1" runs no "1".
 func (f File) Match(project, command string) string {
-	for _, part := range swap.SimpleCommands(command) {
-		p := Pattern(part)
-		for _, c := range f.Projects[project] {
+	cmds := f.Projects[project]
+	if len(cmds) == 0 {
+		return "" // nothing learned here: the command need not be read
+	}
+	for _, p := range printers(command) {
+		for _, c := range cmds {
 			if c.Pattern == p {
 				return p
 			}
@@ -67,22 +95,54 @@ func (f File) Match(project, command string) string {
 	return ""
 }
 
-// Pattern is what a simple command is learned as: the program and, when it
-// reads as one, its subcommand ("go test ./..." → "go test", "make -j4" →
-// "make"). Wrappers that only prefix a command (sudo, time, env, nice) are
-// skipped.
-func Pattern(simple string) string {
-	words := strings.Fields(simple)
-	for len(words) > 0 && (words[0] == "sudo" || words[0] == "time" || words[0] == "env" || words[0] == "nice" || words[0] == "command") {
-		words = words[1:]
-	}
-	if len(words) == 0 {
+// Pattern is what a command line is learned as: the program a user would
+// name as the one that printed its output, and its subcommand when it
+// reads as one ("npx vitest run 2>&1" → "npx vitest", "make -j4" →
+// "make", "mix test 2>&1 | tail -20" → "mix test", "cd app && make build"
+// → "make build"). That is the last command of the line that prints
+// (printers); "" when there is none, or the line does not parse.
+func Pattern(command string) string {
+	ps := printers(command)
+	if len(ps) == 0 {
 		return ""
 	}
-	if len(words) > 1 && isSubcommand(words[1]) {
-		return words[0] + " " + words[1]
+	return ps[len(ps)-1]
+}
+
+// printers are the patterns of the commands of a line that may print its
+// output, in order. Not one of them is a redirection or a descriptor
+// (shell.Read sets those aside); left out are the commands whose output
+// is substituted into a word, a filter reading a pipe (`| tail -20`,
+// `| grep -v ok`, `| cat`), the commands that only change the shell or
+// print a word (cd, export, echo: Valid), the calls of a function the
+// line declares (its body's commands count), and a program named by an
+// expansion. Commands that only run another one (sudo, env, nice, time,
+// timeout N, xargs…) are skipped for the one they run.
+func printers(command string) []string {
+	line, err := shell.Read(command)
+	if err != nil {
+		return nil
 	}
-	return words[0]
+	var out []string
+	for i := range line.Commands {
+		c := &line.Commands[i]
+		p := c.Program()
+		if c.Substituted || p == len(c.Args) || !c.Literal(p) {
+			continue
+		}
+		prog := c.Args[p]
+		if c.Piped && pipeFilter(prog) || slices.Contains(line.Functions, prog) {
+			continue
+		}
+		pattern := prog
+		if p+1 < len(c.Args) && c.Literal(p+1) && isSubcommand(c.Args[p+1]) {
+			pattern += " " + c.Args[p+1]
+		}
+		if Valid(pattern) {
+			out = append(out, pattern)
+		}
+	}
+	return out
 }
 
 func isSubcommand(w string) bool {
@@ -97,8 +157,63 @@ func isSubcommand(w string) bool {
 	return true
 }
 
-// Record learns that command, run in project, printed chars characters.
-// Commands that only change the shell (cd, export) are never learned.
+// Valid reports whether a pattern can be a learned command: a program and
+// maybe a subcommand, the program a word a user would name as the one
+// that printed — not a descriptor ("1", left by `2>&1` in versions that
+// split the line by hand), a piece of shell syntax, a stream filter
+// (tail, grep, sort, wc…: what they print is what they were given), a
+// command that only changes the shell or prints a word (cd, export, echo),
+// or a shell keyword. Load drops the patterns that are not.
+func Valid(pattern string) bool {
+	prog, sub, two := strings.Cut(pattern, " ")
+	if two && !isSubcommand(sub) {
+		return false
+	}
+	switch {
+	case prog == "", prog[0] == '-', prog[0] == '#', strings.Trim(prog, "0123456789") == "",
+		strings.ContainsAny(prog, " \t\n<>|&;()$`'\"\\*?[]{}=!"):
+		return false
+	}
+	return !notPrinter(prog) && !streamFilter(prog)
+}
+
+// notPrinter: a command that only changes the shell, prints a word, or is
+// shell syntax. (Switches, not maps: nothing to build when the hook starts.)
+func notPrinter(w string) bool {
+	switch w {
+	case "cd", "pushd", "popd", "export", "set", "unset", "source", ".", "alias", "unalias", "shopt",
+		"trap", "ulimit", "umask", "local", "declare", "readonly", "typeset", "exit", "return", "wait", "true", "false",
+		":", "echo", "printf", "sleep", "test", "[", "read", "eval", "exec", "builtin", "command", "type", "hash",
+		"shift", "let", "pwd", "clear", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "for",
+		"while", "until", "in", "function", "select", "time", "coproc":
+		return true
+	}
+	return false
+}
+
+// streamFilter: prints what it was given, cut or reordered; never what
+// made an output large.
+func streamFilter(w string) bool {
+	switch w {
+	case "tail", "head", "grep", "egrep", "fgrep", "less", "more", "most", "sort", "uniq", "wc", "tee", "cut",
+		"tr", "column", "nl":
+		return true
+	}
+	return false
+}
+
+// pipeFilter: left out when it reads a pipe — a stream filter, or a tool
+// that mostly reshapes a stream there (`| cat`, `| sed 's/x/y/'`).
+func pipeFilter(w string) bool {
+	switch w {
+	case "rg", "cat", "tac", "awk", "gawk", "mawk", "sed", "jq", "yq", "fold", "fmt", "rev", "paste", "bat":
+		return true
+	}
+	return streamFilter(w)
+}
+
+// Record learns that command, run in project, printed chars characters,
+// as its Pattern; a line without one (`cd sub`, `echo hi`) is not learned.
 func Record(path, project, command string, chars int, now time.Time) error {
 	return RecordAll(path, []ctxkeep.LargeOutput{{Project: project, Command: command, Chars: chars}}, now)
 }
@@ -111,7 +226,7 @@ func RecordAll(path string, outs []ctxkeep.LargeOutput, now time.Time) error {
 	}
 	var todo []learn
 	for _, o := range outs {
-		if p := patternOf(o.Command); p != "" {
+		if p := Pattern(o.Command); p != "" {
 			todo = append(todo, learn{o.Project, p, o.Chars})
 		}
 	}
@@ -125,19 +240,6 @@ func RecordAll(path string, outs []ctxkeep.LargeOutput, now time.Time) error {
 	})
 }
 
-// patternOf is what command is learned as: the pattern of the last simple
-// command of a chain (the one that printed), unless it only changes the
-// shell.
-func patternOf(command string) string {
-	var pattern string
-	for _, part := range swap.SimpleCommands(command) {
-		if p := Pattern(part); p != "" && !isShellOnly(p) {
-			pattern = p
-		}
-	}
-	return pattern
-}
-
 func (f *File) add(project, pattern string, chars int, now time.Time) {
 	cmds := f.Projects[project]
 	for i := range cmds {
@@ -149,14 +251,6 @@ func (f *File) add(project, pattern string, chars int, now time.Time) {
 		}
 	}
 	f.Projects[project] = append(cmds, Command{Pattern: pattern, Hits: 1, MaxChars: chars, Last: now.UTC()})
-}
-
-func isShellOnly(p string) bool {
-	switch strings.Fields(p)[0] {
-	case "cd", "pushd", "popd", "export", "set", "unset", "source", ".":
-		return true
-	}
-	return false
 }
 
 // Forget removes the patterns of project (every project when project is

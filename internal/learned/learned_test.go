@@ -2,7 +2,9 @@ package learned
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +22,32 @@ func TestPattern(t *testing.T) {
 		"./gradlew build":       "./gradlew build",
 		"cat /var/log/syslog":   "cat",
 		"":                      "",
+		// the program that printed, never a descriptor, a redirection
+		// or a filter stage (issue 21)
+		"npx vitest run 2>&1":                          "npx vitest",
+		"mix test 2>&1 | tail -20":                     "mix test",
+		"go test ./... 2>&1 | grep -v ok":              "go test",
+		"cd app && make build":                         "make build",
+		"cd app && make build 2>&1 | tee build.log":    "make build",
+		"cargo test > out.txt 2>&1; cat out.txt":       "cat",
+		"npm test 2>&1 | sort | uniq -c | head":        "npm test",
+		"git log --oneline | cat":                      "git log",
+		"find . -name '*.go' | xargs grep -n TODO":     "find",
+		"cat data.csv | python3 load.py":               "python3",
+		"timeout 600 pytest -x 2>&1":                   "pytest",
+		"env CGO_ENABLED=0 nice -n 5 go build ./...":   "go build",
+		"time make -j8":                                "make",
+		"FOO=1 BAR=2 ./scripts/e2e.sh --all >&2":       "./scripts/e2e.sh",
+		"go test ./... ; echo \"exit: $?\"":            "go test",
+		"make check || true":                           "make check",
+		"echo $(go test ./...)":                        "",
+		"tail -n 500 app.log":                          "",
+		"ls -la 2>&1":                                  "ls",
+		"$PYTHON -m pytest":                            "",
+		"f() { mix test \"$@\"; }; f test/x.exs":       "mix test",
+		"sh -c 'echo unclosed":                         "",
+		"cd sub":                                       "",
+		"cat <<EOF | kubectl apply -f -\nkind: x\nEOF": "kubectl apply",
 	} {
 		if got := Pattern(in); got != want {
 			t.Errorf("Pattern(%q) = %q, want %q", in, got, want)
@@ -69,5 +97,55 @@ func TestConcurrentRecordsKeepEveryUpdate(t *testing.T) {
 	f, _ := Load(path)
 	if len(f.Projects["/p"]) != 20 {
 		t.Fatalf("%d of 20 patterns kept", len(f.Projects["/p"]))
+	}
+}
+
+// Valid patterns are what a user would name; Load drops the others, which
+// earlier versions learned from `2>&1` and `| tail -20`.
+func TestValid(t *testing.T) {
+	for p, want := range map[string]bool{
+		"mix test": true, "make": true, "./gradlew build": true, "npx vitest": true, "cat": true, "python3": true,
+		"1": false, "2": false, "tail": false, "head": false, "grep": false, "wc": false, "sort": false,
+		">": false, "&>": false, "2>&1": false, "|": false, "cd": false, "echo": false, "export": false,
+		"-x": false, "FOO=1": false, "$X": false, "": false, "go Test": false, "done": false, "mix test extra": false,
+	} {
+		if got := Valid(p); got != want {
+			t.Errorf("Valid(%q) = %v", p, got)
+		}
+	}
+}
+
+func TestLoadDropsInvalidPatterns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "learned.json")
+	old := `{"projects": {"/p": [{"pattern": "1", "hits": 3}, {"pattern": "mix test", "hits": 1}, {"pattern": "tail", "hits": 2}],
+		"/q": [{"pattern": "2"}]}}`
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmds := f.Projects["/p"]; len(cmds) != 1 || cmds[0].Pattern != "mix test" {
+		t.Errorf("/p = %+v", cmds)
+	}
+	if _, ok := f.Projects["/q"]; ok {
+		t.Errorf("/q kept: %+v", f.Projects["/q"])
+	}
+	for _, cmd := range []string{"ls -la 2>&1", "git status 2>&1", "cat README 2>&1", "npm test | tail -5"} {
+		if m := f.Match("/p", cmd); m != "" {
+			t.Errorf("Match(%q) = %q", cmd, m)
+		}
+	}
+	if m := f.Match("/p", "cd app && mix test 2>&1 | tail -20"); m != "mix test" {
+		t.Errorf("Match of mix test = %q", m)
+	}
+	// The next write leaves them out of the file.
+	if err := Record(path, "/p", "cargo build", 1, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Contains(string(data), `"1"`) || strings.Contains(string(data), `"tail"`) {
+		t.Errorf("rewritten file still holds them:\n%s", data)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep/internal/redact"
+	"github.com/ctxkeep/ctxkeep/internal/shell"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -107,12 +108,18 @@ var filters = []string{"cd", "pushd", "popd", "head", "tail", "sort", "uniq", "g
 
 // CondenserFor returns the condenser for a Bash command line, or nil.
 // Condensers are tried in the table's order, on every simple command of
-// the line ("cd app && mix test 2>&1 | tail -20" runs mix test).
+// the line that prints ("cd app && mix test 2>&1 | tail -20" runs mix
+// test; the commands of a substitution print into a word). A line that
+// does not parse gets none.
 func CondenserFor(command string) *Condenser {
-	parts := commandParts(command)
+	line, err := shell.Read(command)
+	if err != nil {
+		return nil
+	}
 	for _, c := range condensers {
-		for i, p := range parts {
-			if MatchesAny(p, c.Commands) && (!c.Alone || onlyFilters(parts, i)) {
+		for i := range line.Commands {
+			p := &line.Commands[i]
+			if !p.Substituted && MatchesAny(p.Run(), c.Commands) && (!c.Alone || onlyFilters(line, i)) {
 				return c
 			}
 		}
@@ -120,22 +127,13 @@ func CondenserFor(command string) *Condenser {
 	return nil
 }
 
-// commandParts is SimpleCommands without what a redirection such as 2>&1
-// leaves behind ("1").
-func commandParts(command string) []string {
-	parts := SimpleCommands(command)
-	out := parts[:0]
-	for _, p := range parts {
-		if w := strings.Fields(p); len(w) > 0 && strings.Trim(w[0], "0123456789") != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func onlyFilters(parts []string, except int) bool {
-	for i, p := range parts {
-		if i != except && !MatchesAny(p, filters) {
+// onlyFilters reports whether every command of line that prints, but the
+// one at except, only moves or passes lines through. Its words are read
+// as written: `xargs grep` is no filter, it greps files.
+func onlyFilters(line *shell.Line, except int) bool {
+	for i := range line.Commands {
+		p := &line.Commands[i]
+		if i != except && !p.Substituted && !MatchesAny(p.Args, filters) {
 			return false
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
+	"github.com/ctxkeep/ctxkeep/internal/shell"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -36,6 +37,15 @@ type Call struct {
 // PassThrough says why a call's output must reach the model whole, or ""
 // when it may be swapped out.
 func PassThrough(c Call, cfg config.Swap) string {
+	if why := passThroughCall(c, cfg); why != "" {
+		return why
+	}
+	return trivialCommand(c, cfg)
+}
+
+// passThroughCall is PassThrough but for the trivial command, the one
+// rule that reads the command line.
+func passThroughCall(c Call, cfg config.Swap) string {
 	switch {
 	case !cfg.Enabled:
 		return "swap disabled"
@@ -47,7 +57,12 @@ func PassThrough(c Call, cfg config.Swap) string {
 		return "file that must arrive whole"
 	case c.Tool == "Bash" && IsWrapped(c.Command):
 		return "already captured by the wrapper"
-	case c.Tool == "Bash" && allCommandsMatch(c.Command, cfg.PassthroughCommands):
+	}
+	return ""
+}
+
+func trivialCommand(c Call, cfg config.Swap) string {
+	if c.Tool == "Bash" && allCommandsMatch(c.Command, cfg.PassthroughCommands) {
 		return trivial
 	}
 	return ""
@@ -69,95 +84,61 @@ func matchesFile(path string, patterns []string) bool {
 }
 
 // allCommandsMatch reports whether every simple command of a command line
-// starts with one of the patterns' words. "cd sub && npm test" is not
-// trivial because of its second half.
+// runs one of the patterns ("cd sub && git branch -a"), those of its
+// substitutions included. "cd sub && npm test" is not trivial because of
+// its second half; a line that does not parse is not trivial either.
 func allCommandsMatch(command string, patterns []string) bool {
-	parts := SimpleCommands(command)
-	if len(parts) == 0 {
+	line, err := shell.Read(command)
+	if err != nil || len(line.Commands) == 0 {
 		return false
 	}
-	for _, part := range parts {
-		if !MatchesAny(part, patterns) {
+	for i := range line.Commands {
+		if !MatchesAny(line.Commands[i].Run(), patterns) {
 			return false
 		}
 	}
 	return true
 }
 
-// RunsAny reports whether any simple command of a command line starts
-// with one of the patterns' words: "cd sub && go test ./..." runs "go test".
+// RunsAny reports whether any simple command of a command line runs one of
+// the patterns: "cd sub && go test ./..." and "timeout 600 go test ./..."
+// run "go test". A line that does not parse runs none.
 func RunsAny(command string, patterns []string) bool {
-	for _, part := range SimpleCommands(command) {
-		if MatchesAny(part, patterns) {
+	line, err := shell.Read(command)
+	if err != nil {
+		return false
+	}
+	for i := range line.Commands {
+		if MatchesAny(line.Commands[i].Run(), patterns) {
 			return true
 		}
 	}
 	return false
 }
 
-// MatchesAny reports whether a simple command's words start with the words
-// of one of the patterns ("git status" matches "git status -s", not
-// "git statusx").
-func MatchesAny(simple string, patterns []string) bool {
-	words := strings.Fields(simple)
+// MatchesAny reports whether a simple command's words (shell.Command.Run)
+// start with the words of one of the patterns ("git status" matches
+// "git status -s", not "git statusx").
+func MatchesAny(words []string, patterns []string) bool {
 	for _, p := range patterns {
-		pw := strings.Fields(p)
-		if len(pw) == 0 || len(pw) > len(words) {
-			continue
-		}
-		match := true
-		for i := range pw {
-			if words[i] != pw[i] {
-				match = false
-				break
-			}
-		}
-		if match {
+		if startsWith(words, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// SimpleCommands splits a command line on ;, &&, ||, | and newlines, and
-// drops leading variable assignments (FOO=1 make) from each part. It knows
-// quotes well enough not to split inside them; anything fancier only makes
-// a command look less trivial, which is the safe side.
-func SimpleCommands(line string) []string {
-	var parts []string
-	var cur strings.Builder
-	var quote byte
-	flush := func() {
-		if s := stripAssignments(cur.String()); s != "" {
-			parts = append(parts, s)
+// startsWith reports whether words start with the words of pattern,
+// without splitting the pattern into a slice.
+func startsWith(words []string, pattern string) bool {
+	n := 0
+	for pw := range strings.FieldsSeq(pattern) {
+		if n >= len(words) || words[n] != pw {
+			return false
 		}
-		cur.Reset()
+		n++
 	}
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == ';' || c == '\n' || c == '|' || c == '&':
-			flush()
-			continue
-		}
-		cur.WriteByte(c)
-	}
-	flush()
-	return parts
-}
-
-func stripAssignments(s string) string {
-	words := strings.Fields(s)
-	for len(words) > 0 && strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "=") {
-		words = words[1:]
-	}
-	return strings.Join(words, " ")
+	return n > 0
 }
 
 // brief is the one-line description of an entry for inventories.
@@ -191,16 +172,17 @@ const trivial = "trivial command"
 const BelowThreshold = "below the threshold"
 
 // Decide says why a tool output of text stays in the context, or "" when
-// it is swapped out: the pass-through rules, then the tool's threshold.
+// it is swapped out: the pass-through rules and the tool's threshold (a
+// small output is BelowThreshold, whatever its command).
 // The hook and `ctxkeep replay` both decide with it.
 func Decide(c Call, text string, cfg *config.Config) string {
-	if why := PassThrough(c, cfg.Swap); why != "" {
+	if why := passThroughCall(c, cfg.Swap); why != "" {
 		return why
 	}
 	if !Over(text, cfg.ThresholdFor(c.Tool)-shownExtra(c.Tool, text)) {
-		return BelowThreshold
+		return BelowThreshold // the command is read only when it matters: most outputs are small
 	}
-	return ""
+	return trivialCommand(c, cfg.Swap)
 }
 
 // Condensing returns the condenser for a call's output text, or nil: a

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
+	"github.com/ctxkeep/ctxkeep/internal/shell"
 )
 
 // The wrapper runs a command so that its whole output is kept even when it
@@ -13,14 +14,19 @@ import (
 //	eval '<command>' > <spool>.out 2>&1; __ctxkeep_rc=$?; <ctxkeep> capture <spool> "$__ctxkeep_rc"; (exit "$__ctxkeep_rc")
 //
 // The command is one single-quoted word given to eval, so no text in it —
-// a trailing backslash, a heredoc, an unbalanced quote, a comment, a
-// brace — can change how the wrapper around it is read: eval parses it as
-// the shell would have, and runs it in the current shell, so a `cd` in it
-// still holds afterwards (§4.3). A command with a syntax error fails
-// inside eval as it would alone (status 2, the shell's message). `ctxkeep
+// a trailing backslash, a heredoc, a comment, a brace — can change how the
+// wrapper around it is read: eval parses it as the shell would have, and
+// runs it in the current shell, so a `cd` in it still holds afterwards
+// (§4.3). Only a command the parser reads (shell.Read) is wrapped; bash
+// reads it too (internal/shell's TestReadsWhatBashReads). `ctxkeep
 // capture` stores the output and prints it, or its view when it is large;
 // the last subshell gives the command's own exit status back to the
 // client.
+//
+// The eval form stays, now that the command is parsed: a brace group
+// `{ <command>\n}` would need the command's text to end where the parser
+// says (a here-document, a trailing backslash or comment before the `}`),
+// and `bash -c` would run it in a child, losing a `cd`.
 
 const (
 	rcVar      = "__ctxkeep_rc"
@@ -37,55 +43,113 @@ func Wrap(command, exe, spool string) string {
 
 // Wrappable reports whether a command behaves the same wrapped: its
 // output, exit status and working directory reach the client as they
-// would alone. Not so for a command that may end the shell before capture
-// runs (exit, exec, logout, set -e: its output would stay in the spool),
-// one that sets a shell option the wrapper's own lines would feel (set -x
-// traces them), one that leaves a job running in the background (it would
-// write into a spool already removed), one that eval would read as an
-// option (a leading '-'), and one with a NUL byte (no shell word can hold
-// it). The
-// check is on words, not a parse, so it refuses a few commands that would
-// have been fine (`echo exit`); those run unwrapped, as without ctxkeep.
-func Wrappable(command string) bool {
-	if strings.HasPrefix(command, "-") || strings.IndexByte(command, 0) >= 0 || backgrounds(command) {
-		return false
+// would alone. It is decided on the command's syntax tree (shell.Read),
+// and a command that does not parse is left alone. Refused, wherever it
+// runs in the shell that runs the line (not in a subshell, a substitution
+// or a pipeline's first stages, where it cannot reach the wrapper):
+//
+//   - what may end that shell before capture runs: exit, exec, logout
+//     (the output would stay in the spool); an eval whose text is known
+//     only when it runs; a program named by an expansion ($CMD);
+//   - what changes how the wrapper's own lines run: set -e, -x, -v, -n,
+//     -t, -o posix… (set -x traces them), shopt -o -s of the same, trap
+//     (an ERR or DEBUG trap would fire on them), ulimit (capture is a
+//     process), enable, a function named exit or eval;
+//   - a job left in the background, anywhere (it would write into a spool
+//     already removed);
+//   - a leading '-' (eval would read it as an option).
+//
+// Text is not a command: `echo exit`, `git commit -m "exit early"` and a
+// here-document that says exit are wrapped.
+func Wrappable(command string) bool { return refusal(command) == "" }
+
+// refusal says why Wrappable refuses a command, or "".
+func refusal(command string) string {
+	if strings.HasPrefix(command, "-") {
+		return "starts with '-'"
 	}
-	words := shellTokens(command)
-	for i, w := range words {
-		switch w {
-		case "exit", "exec", "logout":
-			return false
-		case "set":
-			if i+1 < len(words) && setsRiskyOption(words[i+1:]) {
-				return false
+	line, err := shell.Read(command)
+	switch {
+	case err != nil:
+		return "does not parse: " + err.Error()
+	case line.Background:
+		return "leaves a job in the background"
+	}
+	for _, f := range line.Functions {
+		if f == "exit" || f == "eval" {
+			return "declares a function named " + f
+		}
+	}
+	for i := range line.Commands {
+		if c := &line.Commands[i]; !c.Child {
+			if why := changesShell(c); why != "" {
+				return why
 			}
 		}
 	}
-	return true
+	return ""
 }
 
-// backgrounds reports whether a command has a lone '&' (a job sent to the
-// background), as opposed to &&, >&, <&, &> and |&.
-func backgrounds(command string) bool {
-	for i := 0; i < len(command); i++ {
-		if command[i] != '&' {
+// changesShell says how a command run by the shell that runs the wrapper
+// would keep the wrapper from running as written, or "".
+func changesShell(c *shell.Command) string {
+	p := c.Program()
+	if p == len(c.Args) {
+		return ""
+	}
+	if !c.Literal(p) {
+		return "runs a program known only when it runs"
+	}
+	name, args := c.Args[p], c.Args[p+1:]
+	switch name {
+	case "set", "shopt", "ulimit", "trap", "enable":
+		for i := range args {
+			if !c.Literal(p + 1 + i) {
+				return name + " with words known only when it runs"
+			}
+		}
+	}
+	switch name {
+	case "exit", "exec", "logout":
+		return "may end the shell: " + name
+	case "eval":
+		if c.Opaque {
+			return "evals text known only when it runs"
+		}
+	case "set":
+		if setsRiskyOption(args) {
+			return "sets a shell option the wrapper would feel"
+		}
+	case "shopt":
+		if shoptsRiskyOption(args) {
+			return "sets a shell option the wrapper would feel"
+		}
+	case "trap":
+		for _, a := range args {
+			if a != "-p" && a != "-l" {
+				return "sets a trap"
+			}
+		}
+	case "ulimit", "enable":
+		if len(args) > 0 {
+			return name + " changes what the shell can run"
+		}
+	}
+	return ""
+}
+
+// shoptsRiskyOption: `shopt -o -s errexit` is `set -o errexit`.
+func shoptsRiskyOption(args []string) bool {
+	var o, set bool
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' {
+			o = o || strings.ContainsRune(a, 'o')
+			set = set || strings.ContainsRune(a, 's')
 			continue
 		}
-		prev, next := byte(0), byte(0)
-		if i > 0 {
-			prev = command[i-1]
+		if o && set && riskyOptions[a] {
+			return true
 		}
-		if i+1 < len(command) {
-			next = command[i+1]
-		}
-		if next == '&' {
-			i++ // && as a pair
-			continue
-		}
-		if prev == '>' || prev == '<' || prev == '|' || next == '>' {
-			continue
-		}
-		return true
 	}
 	return false
 }
@@ -117,15 +181,6 @@ func setsRiskyOption(args []string) bool {
 }
 
 var riskyOptions = map[string]bool{"errexit": true, "xtrace": true, "verbose": true, "noexec": true, "onecmd": true, "posix": true}
-
-// shellTokens splits a command into runs of word characters, so that
-// `a;exit 1` and `(exit)` show the word exit. Quotes are not understood:
-// a quoted "exit" counts too, which only errs on the safe side.
-func shellTokens(command string) []string {
-	return strings.FieldsFunc(command, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_+./=", r))
-	})
-}
 
 // IsWrapped reports whether a command is the wrapper's rewrite.
 func IsWrapped(command string) bool {
