@@ -70,8 +70,8 @@ func newFixture(t *testing.T, output string, options ...func(*Options)) *fixture
 	}
 	turn := ctxkeep.Chunk{Key: "k77043b020b9", SessionID: session, Project: project, Kind: ctxkeep.KindTurn, Turn: 3, Start: t0, End: t0.Add(time.Minute),
 		Prompt: "run the replica tests", Summary: "ran go test ./...: TestQuorum failed",
-		Body:    "user: run the replica tests\nassistant: Bash `go test ./...`\nresult:\n" + archive.RefPrefix + entryID + "]]\nassistant: TestQuorum fails.\n",
-		Outputs: []string{output}}
+		Body: "user: run the replica tests\nassistant: Bash `go test ./...`\nresult:\n" + archive.RefPrefix + entryID + "]]\nassistant: TestQuorum fails.\n",
+		Meta: ctxkeep.Meta{Entries: []string{entryID}}, Outputs: []string{output}}
 	other := ctxkeep.Chunk{Key: "k11111111111", SessionID: session, Project: project, Kind: ctxkeep.KindTurn, Turn: 1, Start: t0, End: t0,
 		Prompt: "hello", Summary: "said hello", Body: "user: hello\nassistant: hello, what shall we test?\n"}
 	if _, err := local.SaveChunks(ctx, session, []ctxkeep.Chunk{other, turn}, ctxkeep.ArchiveCursor{Transcript: "/t/" + session + ".jsonl", Turn: 3}); err != nil {

@@ -55,38 +55,52 @@ func (e *NoTurnsError) Unwrap() error { return e.err }
 func Write(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, chunks []ctxkeep.Chunk) error {
 	for _, c := range chunks {
 		fmt.Fprintf(w, "── %s %s of session %s · %s · %s ──\n", c.Kind, keep.Place(c), c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
-		if err := expand(ctx, w, st, c.Body); err != nil {
+		if err := expand(ctx, w, st, c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// expand writes a chunk body with each [[ctxkeep:ID]] reference replaced by
-// the exact stored output.
-func expand(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, body string) error {
-	for {
-		i := strings.Index(body, archive.RefPrefix)
-		if i < 0 {
-			_, err := io.WriteString(w, body)
+// expand writes a chunk's body with the stored outputs it refers to put
+// back in place.
+//
+// A step refers to a stored output only through the tool call that
+// produced it: when archive meets a call whose output ctxkeep swapped out
+// (found by the call's tool_use_id among the entries of the step's own
+// session), it writes [[ctxkeep:ID]] as the call's result and records the
+// entry in Meta.Entries, in the body's order. Only those references are
+// expanded, each once, by their whole id, and only to an entry of the
+// chunk's own session. Anything else that looks like a reference — a
+// README or a web page the agent read that says [[ctxkeep:d4a3]] — is text
+// the step holds, and stays as it is: text never chooses what is printed.
+func expand(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, c ctxkeep.Chunk) error {
+	body := c.Body
+	for _, id := range c.Meta.Entries {
+		ref := archive.RefPrefix + id + "]]"
+		i := strings.Index(body, ref)
+		if id == "" || i < 0 {
+			continue
+		}
+		if _, err := io.WriteString(w, body[:i]); err != nil {
 			return err
 		}
-		j := strings.Index(body[i:], "]]")
-		if j < 0 {
-			_, err := io.WriteString(w, body)
+		if err := writeEntry(ctx, w, st, c.SessionID, id); err != nil {
 			return err
 		}
-		id := body[i+len(archive.RefPrefix) : i+j]
-		io.WriteString(w, body[:i])
-		if err := writeEntry(ctx, w, st, id); err != nil {
-			return err
-		}
-		body = body[i+j+2:]
+		body = body[i+len(ref):]
 	}
+	_, err := io.WriteString(w, body)
+	return err
 }
 
-func writeEntry(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, id string) error {
+// writeEntry writes the exact stored output of entry id, which must be one
+// of session's.
+func writeEntry(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, session, id string) error {
 	e, err := st.Entry(ctx, id)
+	if err == nil && (e.ID != id || e.SessionID != session) {
+		err = ctxkeep.Errorf(ctxkeep.ErrNotFound, "no entry %s in session %s", id, session)
+	}
 	if err != nil {
 		_, err = fmt.Fprintf(w, "(stored output %s is gone: %v)", id, err)
 		return err

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
+	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
 var (
@@ -144,5 +146,24 @@ func TestSnippet(t *testing.T) {
 	long := strings.Repeat("x", 1000) + " needle " + strings.Repeat("y", 1000)
 	if got := Snippet([]string{long}, "needle"); !strings.Contains(got, "needle") || len(got) > snippetLineLen+10 {
 		t.Errorf("a long line is not cut around its match: %d bytes, %q", len(got), got)
+	}
+}
+
+// A snippet is taken from the step's body and the outputs archive recorded
+// for its calls, of its own session: never from an entry another session
+// stored, whatever the chunk names.
+func TestTextsAreTheStepsOwn(t *testing.T) {
+	st := storetest.Local(t, t.TempDir())
+	put := func(session, call, text string) ctxkeep.Entry {
+		e, err := st.PutEntry(ctx, ctxkeep.Entry{ID: swap.EntryID(session, call), SessionID: session, ToolUseID: call, Tool: "Bash"}, []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	theirs, ours := put("session-b", "toolu_b", "B's secret line"), put("session-a", "toolu_a", "A's line")
+	c := ctxkeep.Chunk{SessionID: "session-a", Body: "body", Meta: ctxkeep.Meta{Entries: []string{theirs.ID, ours.ID}}}
+	if got := strings.Join(Texts(ctx, st, c), "|"); got != "body|A's line" {
+		t.Errorf("Texts = %q", got)
 	}
 }

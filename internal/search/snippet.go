@@ -82,11 +82,13 @@ func Snippet(texts []string, query string) string {
 
 // Texts are what a chunk's snippet is taken from: its body and the exact
 // outputs it refers to (an output ctxkeep kept out of the context is
-// searched too, so its matching line is shown).
+// searched too, so its matching line is shown). Those are the entries
+// archive recorded for the step's calls, of the step's own session; an id
+// in the body's text is never followed (internal/recall).
 func Texts(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk) []string {
 	texts := []string{c.Body}
 	for _, id := range c.Meta.Entries {
-		if e, err := st.Entry(ctx, id); err == nil {
+		if e, err := st.Entry(ctx, id); err == nil && e.ID == id && e.SessionID == c.SessionID {
 			if data, err := st.Open(ctx, e.Hash); err == nil {
 				texts = append(texts, string(data))
 			}
