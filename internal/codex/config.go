@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // Trust is one hooks.state entry ctxkeep writes: the key of one of its
@@ -44,6 +42,11 @@ func setTrust(config []byte, hooksPath string, ours, theirs []Trust) ([]byte, bo
 	if err := parses(config); err != nil {
 		return nil, false, err
 	}
+	return editTrust(config, hooksPath, ours, theirs)
+}
+
+// editTrust is setTrust of a config.toml known to parse.
+func editTrust(config []byte, hooksPath string, ours, theirs []Trust) ([]byte, bool, error) {
 	want := map[string]bool{}
 	for _, e := range append(ours, theirs...) {
 		want[e.Key] = true
@@ -87,6 +90,16 @@ func RemoveTrust(config []byte, hooksPath string) ([]byte, bool, error) {
 // (entries disabled with enabled = false are left out), and whether hooks
 // are turned off altogether ([features] hooks = false).
 func TrustState(config []byte) (hashes map[string]string, hooksOff bool, err error) {
+	sc, err := scanConfig(config)
+	if err != nil {
+		return nil, false, err
+	}
+	return sc.state()
+}
+
+// state is TrustState of a scanned config.toml: go-toml decodes the few
+// lines that can hold it.
+func (sc scanned) state() (hashes map[string]string, hooksOff bool, err error) {
 	var doc struct {
 		Features struct {
 			Hooks *bool `toml:"hooks"`
@@ -98,7 +111,7 @@ func TrustState(config []byte) (hashes map[string]string, hooksOff bool, err err
 			} `toml:"state"`
 		} `toml:"hooks"`
 	}
-	if err := toml.Unmarshal(config, &doc); err != nil {
+	if err := unmarshal(sc.trust, &doc); err != nil {
 		return nil, false, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	hashes = map[string]string{}
@@ -110,12 +123,11 @@ func TrustState(config []byte) (hashes map[string]string, hooksOff bool, err err
 	return hashes, doc.Features.Hooks != nil && !*doc.Features.Hooks, nil
 }
 
+// parses checks that config is a TOML document, in time linear in its
+// size (scanConfig).
 func parses(config []byte) error {
-	var v map[string]any
-	if err := toml.Unmarshal(config, &v); err != nil {
-		return fmt.Errorf("%w: it does not parse: %v", ErrConfig, err)
-	}
-	return nil
+	_, err := scanConfig(config)
+	return err
 }
 
 // holds checks that config parses and trusts exactly entries' hashes.
@@ -196,7 +208,7 @@ func unquote(s string) (string, error) {
 		return strings.Trim(s, "'"), nil
 	}
 	var v struct{ K string }
-	if err := toml.Unmarshal([]byte("K = "+s), &v); err != nil {
+	if err := unmarshal([]byte("K = "+s), &v); err != nil {
 		return "", err
 	}
 	return v.K, nil

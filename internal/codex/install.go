@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -103,13 +104,30 @@ func apply(home string, edit func([]byte) ([]byte, bool, error), opt claudecode.
 			res.Trusted = append(res.Trusted, Trust{Key: h.Key(path), Hash: h.Hash()})
 		}
 	}
+	// ApplyFile edits twice (a first look, then under the lock), most
+	// often the same content: the result of the first is reused then, for
+	// Codex's file may hold a hundred thousand tables.
+	var last struct {
+		in, out []byte
+		changed bool
+		moved   []Trust
+	}
 	res.Config, err = claudecode.ApplyFile(ConfigFile(home), func(cfg []byte) ([]byte, bool, error) {
-		if err := parses(cfg); err != nil {
+		if last.in != nil && bytes.Equal(cfg, last.in) {
+			res.Moved = last.moved
+			return last.out, last.changed, nil
+		}
+		sc, err := scanConfig(cfg)
+		if err != nil {
 			return nil, false, err
 		}
-		hashes, _, _ := TrustState(cfg)
+		hashes, _, _ := sc.state() // editTrust refuses what cannot take the tables
 		res.Moved = moved(path, was, now, hashes)
-		return setTrust(cfg, path, res.Trusted, res.Moved)
+		out, changed, err := editTrust(cfg, path, res.Trusted, res.Moved)
+		if err == nil {
+			last.in, last.out, last.changed, last.moved = bytes.Clone(cfg), out, changed, res.Moved
+		}
+		return out, changed, err
 	}, opt)
 	return res, err
 }
