@@ -98,7 +98,7 @@ func buildFloor(b *testing.B) string {
 }
 
 // migrate prepares the store of env's CTXKEEP_HOME, as install does.
-func migrate(b *testing.B, bin string, env []string) {
+func migrate(b testing.TB, bin string, env []string) {
 	cmd := exec.Command(bin, "stats")
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -76,14 +76,11 @@ func New(o Options) *sdk.Server {
 }
 
 // Serve answers the client, one JSON-RPC message a line on in and out
-// (the process's stdin and stdout), until it hangs up.
+// (the process's stdin and stdout), until it hangs up. A line that is not
+// a message is answered with an error, and the server goes on (frames.go).
 func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
-	return New(o).Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+	return New(o).Run(ctx, stdio{in: in, out: out})
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 func tool(name, description, schema string) *sdk.Tool {
 	return &sdk.Tool{Name: name, Description: description, InputSchema: json.RawMessage(schema),
