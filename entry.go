@@ -10,21 +10,25 @@ import (
 // the blob Hash names; several entries may share a blob (the same output
 // twice).
 type Entry struct {
-	ID          string    `json:"id"` // 12 hex digits, shown to the model
-	SessionID   string    `json:"session_id"`
-	ToolUseID   string    `json:"tool_use_id,omitempty"`
-	AgentID     string    `json:"agent_id,omitempty"`
-	Tool        string    `json:"tool"`
-	Input       string    `json:"input"` // the call, one line: command, path, pattern
-	Hash        Hash      `json:"sha256"`
-	Chars       int       `json:"chars"`
-	Lines       int       `json:"lines"`
-	ViewChars   int       `json:"view_chars"` // characters the model saw instead
-	ExitCode    *int      `json:"exit_code,omitempty"`
-	Failures    int       `json:"failure_lines"`
-	Summary     string    `json:"summary,omitempty"`
-	CopyPath    string    `json:"copy_path,omitempty"` // the plain-text copy the agent can Read
-	Cwd         string    `json:"cwd,omitempty"`
+	ID        string `json:"id"` // 12 hex digits, shown to the model
+	SessionID string `json:"session_id"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	AgentID   string `json:"agent_id,omitempty"`
+	Tool      string `json:"tool"`
+	Input     string `json:"input"` // the call, one line: command, path, pattern
+	Hash      Hash   `json:"sha256"`
+	Chars     int    `json:"chars"`
+	Lines     int    `json:"lines"`
+	ViewChars int    `json:"view_chars"` // characters the model saw instead
+	ExitCode  *int   `json:"exit_code,omitempty"`
+	Failures  int    `json:"failure_lines"`
+	Summary   string `json:"summary,omitempty"`
+	CopyPath  string `json:"copy_path,omitempty"` // the plain-text copy the agent can Read
+	Cwd       string `json:"cwd,omitempty"`
+	// Project is the project of the session that stored it
+	// (internal/project), "" for outputs stored before entries named it
+	// whose session was never archived.
+	Project     string    `json:"project,omitempty"`
 	CreatedAt   time.Time `json:"created_at"`
 	LastAccess  time.Time `json:"last_access,omitzero"`
 	AccessCount int       `json:"retrievals"`
@@ -137,6 +141,23 @@ type OutputStore interface {
 	// rows before files, deciding under the write lock. An entry replaced
 	// since it was read is left alone. Removing is idempotent.
 	Remove(ctx context.Context, es []Entry) (Removed, error)
+}
+
+// ProjectIndex looks up what one project holds: what the MCP server,
+// which serves the project of the session that started it, may reach. A
+// prefix resolves among that project's items only — one that also starts
+// another project's id is not ambiguous, one that starts only another
+// project's is not found — so the answer says nothing of other projects.
+type ProjectIndex interface {
+	// ProjectEntry is Entry among project's entries: those stored in it,
+	// and those stored before entries named their project whose session is
+	// archived in it.
+	ProjectEntry(ctx context.Context, project, id string) (Entry, error)
+	// ProjectChunk is Chunk among project's chunks.
+	ProjectChunk(ctx context.Context, project, key string) (Chunk, error)
+	// ProjectSessions is ChunkSessions among the sessions archived in
+	// project.
+	ProjectSessions(ctx context.Context, project string) ([]string, error)
 }
 
 // Store is a whole backend: the outputs swapped out of the context and the

@@ -284,3 +284,78 @@ func TestPluginGivesHooksAndTools(t *testing.T) {
 		t.Errorf("%s lines 251:251 = %q; the view:\n%s", tool, got, view)
 	}
 }
+
+// deployScript prints project B's deploy log: about 9,000 characters (a
+// view, and a stored output), one line of it a token.
+const deployScript = `i=1
+while [ $i -le 300 ]; do
+  printf 'deploy step %04d done\n' $i
+  [ $i -eq 150 ] && echo "DEPLOY_TOKEN=b-only-9f8e7d"
+  i=$((i+1))
+done
+`
+
+// TestMCPServesItsProject: the client starts the server in each session's
+// project, and the server reads that project only. A session in project
+// B stores its deploy log; a session in project A then asks the tools for
+// B's output by its id, for B's session, and searches for B's token: each
+// finds nothing, while A's own stored output comes back exact. The server
+// learns its project as the hooks do (the client's CLAUDE_PROJECT_DIR, or
+// its working directory), so this also checks what the client gives it.
+func TestMCPServesItsProject(t *testing.T) {
+	h := clienttest.New(t)
+	ck := newCtxkeep(t, h)
+	ck.run("install")
+	projectA, projectB := h.Project, filepath.Join(h.Home, "project-b")
+	if err := os.MkdirAll(projectB, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(projectA, "replica.sh"), []byte(replicaScript), 0o644)
+	os.WriteFile(filepath.Join(projectB, "deploy.sh"), []byte(deployScript), 0o644)
+	idOf := regexp.MustCompile("kept exactly as id ([0-9a-f]{12})")
+	swap := func(project, call, command string) (id, session string) {
+		h.Project = project
+		h.API.Script(fakeapi.Bash(call, command), fakeapi.Say("done"))
+		res := h.Run("run "+command, "--tools", "Bash")
+		view, _ := h.API.Last(fakeapi.Main).ToolResult(call)
+		m := idOf.FindStringSubmatch(view)
+		if m == nil {
+			t.Fatalf("%s in %s was not swapped out:\n%s", command, project, view)
+		}
+		return m[1], res.SessionID
+	}
+	idA, _ := swap(projectA, "toolu_a", "sh replica.sh")
+	idB, sessionB := swap(projectB, "toolu_b", "sh deploy.sh")
+
+	h.Project = projectA
+	calls := []fakeapi.Reply{
+		fakeapi.Call("toolu_show_b", "mcp__ctxkeep__show", map[string]any{"id": idB}),
+		fakeapi.Call("toolu_recall_b", "mcp__ctxkeep__recall", map[string]any{"key": sessionB[:8] + ":1"}),
+		fakeapi.Call("toolu_search_b", "mcp__ctxkeep__search", map[string]any{"query": "DEPLOY_TOKEN b-only-9f8e7d"}),
+		fakeapi.Call("toolu_search_session_b", "mcp__ctxkeep__search", map[string]any{"query": "deploy", "session": sessionB}),
+		fakeapi.Call("toolu_show_a", "mcp__ctxkeep__show", map[string]any{"id": idA}),
+		fakeapi.Say("done"),
+	}
+	h.API.Script(calls...)
+	h.Run("look around", "--tools", "Bash")
+	last := h.API.Last(fakeapi.Main)
+	for call, want := range map[string]string{
+		"toolu_show_b":           `no stored output has the id "` + idB + `"`,
+		"toolu_recall_b":         `no session "` + sessionB[:8] + `" in the archive`,
+		"toolu_search_b":         "no match for",
+		"toolu_search_session_b": `no session "` + sessionB + `" in the archive`,
+	} {
+		got, ok := last.ToolResult(call)
+		said := strings.ReplaceAll(got, `"DEPLOY_TOKEN b-only-9f8e7d"`, "") // the query, echoed
+		if !ok || !strings.Contains(got, want) || strings.Contains(said, "b-only-9f8e7d") || strings.Contains(said, "deploy step") {
+			t.Errorf("%s in project A = %q (found %t), want %q", call, got, ok, want)
+		}
+	}
+	if got, _ := last.ToolResult("toolu_show_a"); got != strings.TrimSuffix(replicaLog(), "\n") {
+		t.Errorf("project A's own output through show: %d characters:\n%s", len(got), truncate(got, 300))
+	}
+	// The user's command line still reaches every project.
+	if out := ck.run("show", idB); !strings.Contains(out, "DEPLOY_TOKEN=b-only-9f8e7d") {
+		t.Errorf("ctxkeep show %s:\n%s", idB, truncate(out, 300))
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/project"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -146,8 +147,9 @@ func archiveOne(ctx context.Context, st *store.Store, path string) archived {
 	return r
 }
 
-// projectOf is the working directory the session started in, from its
-// transcript.
+// projectOf is the project of the working directory the session started
+// in, from its transcript, as the hooks compute it (internal/project): the
+// MCP server and search find the session in the project it belongs to.
 func projectOf(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
@@ -157,7 +159,7 @@ func projectOf(path string) string {
 	sc := transcript.NewScanner(f, transcript.Cursor{})
 	for i := 0; sc.Scan() && i < 200; i++ {
 		if cwd := sc.Record().Cwd; cwd != "" {
-			return cwd
+			return project.Root("", cwd)
 		}
 	}
 	return ""

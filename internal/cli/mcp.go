@@ -5,6 +5,7 @@ import (
 	"flag"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/mcp"
 	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/store"
@@ -19,7 +20,10 @@ var mcpCmd = &command{
 stdin and stdout with three tools, so that the agent gets stored outputs and archived steps back
 without a shell. search finds archived steps (this project's, or one session's), show prints a
 stored output, recall an archived step, each narrowed as the commands of the same names narrow
-(lines, grep with context, head, tail, failures). With a team archive configured ([team] dsn),
+(lines, grep with context, head, tail, failures). The tools read the project the server was
+started in only (its stored outputs and archived sessions; mcp.scope = "all" in your own config
+lifts that), and take ids, keys and sessions of 6 characters or more. A malformed message, or one
+over 4 MiB, is answered with a JSON-RPC error. With a team archive configured ([team] dsn),
 search and recall also take team, as the commands' --team. A result over 20,000 characters is itself
 narrowed to its first and last lines, with a line saying how to ask for the rest. A show counts
 as a retrieval by the agent. The store is opened for each call only.`,
@@ -30,8 +34,11 @@ as a retrieval by the agent. The store is opened for each call only.`,
 			}
 			ignoreSIGPIPE() // a client that went away must not kill the server mid-write
 			o := mcp.Options{Open: a.storeForCall, Project: a.projectDir(), Now: a.Now, Version: version()}
-			if cfg, _, err := a.config(); err == nil && cfg.Team.DSN != "" {
-				o.Team, o.TeamProject = a.teamForCall, a.teamProjectHere()
+			if cfg, _, err := a.config(); err == nil {
+				o.AllProjects = cfg.MCP.Scope == config.MCPScopeAll
+				if cfg.Team.DSN != "" {
+					o.Team, o.TeamProject = a.teamForCall, a.teamProjectHere()
+				}
 			}
 			return mcp.Serve(ctx, o, a.Stdin, a.Stdout)
 		}
@@ -39,7 +46,7 @@ as a retrieval by the agent. The store is opened for each call only.`,
 }
 
 // storeForCall opens the store for one MCP call, and closes it after.
-func (a *app) storeForCall(ctx context.Context) (ctxkeep.Store, func(), error) {
+func (a *app) storeForCall(ctx context.Context) (mcp.Store, func(), error) {
 	r, err := a.env()
 	if err != nil {
 		return nil, nil, err

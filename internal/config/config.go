@@ -8,6 +8,8 @@
 package config
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -31,6 +33,7 @@ type Config struct {
 	Keep      Keep
 	Privacy   Privacy
 	Team      Team
+	MCP       MCP
 
 	// Window is the context window in tokens by model id (a prefix);
 	// "default" covers the rest.
@@ -80,6 +83,42 @@ type Privacy struct {
 	// RedactStore: in the stored output and its readable copy too, which
 	// then no longer hold the exact original.
 	RedactStore bool
+}
+
+// MCP says what the MCP server (`ctxkeep mcp`) may read. Its key is the
+// user's only: a project's file cannot widen what the agent of any session
+// can reach.
+type MCP struct {
+	// Scope is MCPScopeProject (the default): the tools read the stored
+	// outputs and the archive of the project of the session that started
+	// the server, and nothing else; or MCPScopeAll: every project's.
+	Scope string
+}
+
+// The values of mcp.scope.
+const (
+	MCPScopeProject = "project"
+	MCPScopeAll     = "all"
+)
+
+// oneOf is the check of a text that takes one of a few words.
+func oneOf(words ...string) func(string) error {
+	return func(s string) error {
+		for _, w := range words {
+			if s == w {
+				return nil
+			}
+		}
+		return fmt.Errorf("want %s", strings.Join(quoteAll(words), " or "))
+	}
+}
+
+func quoteAll(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = strconv.Quote(w)
+	}
+	return out
 }
 
 // Team says where the team archive is and what is pushed to it

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -253,5 +255,64 @@ func TestProjectFileCannotSetStoreWideKeys(t *testing.T) {
 	}
 	if !ignored["limits.total_bytes"] || !ignored["retention.default"] || len(ignored) != 2 {
 		t.Errorf("ignored keys listed = %v", ignored)
+	}
+}
+
+// mcp.scope is "project" unless the user widens it; a project's file
+// cannot (its repository would give its agent every project), and a value
+// other than the two is an error that names the key.
+func TestMCPScope(t *testing.T) {
+	if got := Default().MCP.Scope; got != MCPScopeProject {
+		t.Errorf("default mcp.scope = %q", got)
+	}
+	dir := t.TempDir()
+	project, user := filepath.Join(dir, ".ctxkeep.toml"), filepath.Join(dir, "config.toml")
+	os.WriteFile(project, []byte("[mcp]\nscope = \"all\"\n"), 0o600)
+	cfg, vals, err := Load(Files{User: user, Project: project}, nil)
+	if err != nil || cfg.MCP.Scope != MCPScopeProject {
+		t.Errorf("a project file set mcp.scope: %q, %v", cfg.MCP.Scope, err)
+	}
+	if !slices.ContainsFunc(vals, func(v Value) bool { return v.Key == "mcp.scope" && v.Source.Kind == "ignored" }) {
+		t.Errorf("the project file's mcp.scope is not listed as ignored")
+	}
+	os.WriteFile(user, []byte("[mcp]\nscope = \"all\"\n"), 0o600)
+	if cfg, _, err := Load(Files{User: user}, nil); err != nil || cfg.MCP.Scope != MCPScopeAll {
+		t.Errorf("the user's mcp.scope = all: %q, %v", cfg.MCP.Scope, err)
+	}
+	if cfg, _, err := Load(Files{}, []string{"CTXKEEP_MCP_SCOPE=all"}); err != nil || cfg.MCP.Scope != MCPScopeAll {
+		t.Errorf("CTXKEEP_MCP_SCOPE=all: %q, %v", cfg.MCP.Scope, err)
+	}
+	os.WriteFile(user, []byte("[mcp]\nscope = \"everything\"\n"), 0o600)
+	if _, _, err := Load(Files{User: user}, nil); err == nil || !strings.Contains(err.Error(), "mcp.scope") {
+		t.Errorf("mcp.scope = everything: %v", err)
+	}
+}
+
+// docs/CONFIG.md has a row for every setting, once, and none for a key
+// that does not exist.
+func TestConfigDocListsEverySetting(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/CONFIG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]int{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+(?:\\.[A-Za-z0-9_-]+)?)` \\|").FindAllStringSubmatch(string(doc), -1) {
+		rows[m[1]]++
+	}
+	_, vals, err := Load(Files{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, v := range vals {
+		known[v.Key] = true
+		if rows[v.Key] != 1 {
+			t.Errorf("docs/CONFIG.md has %d rows for %s", rows[v.Key], v.Key)
+		}
+	}
+	for k := range rows {
+		if !known[k] {
+			t.Errorf("docs/CONFIG.md has a row for %s, which is no setting", k)
+		}
 	}
 }

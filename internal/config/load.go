@@ -101,8 +101,9 @@ type loader struct {
 // repository's .ctxkeep.toml is input, and must not delete what other
 // projects stored. The team archive's keys are the user's too: a
 // repository must not choose where the user's sessions are pushed, nor
-// widen what is pushed.
-var userScope = []string{"retention.", "limits.", "team."}
+// widen what is pushed. Nor may it widen what the MCP server lets the
+// agent read.
+var userScope = []string{"retention.", "limits.", "team.", "mcp."}
 
 // UserScope reports whether key may only be set by the user (config.toml
 // or CTXKEEP_* variables), never by a project's file.
@@ -193,7 +194,7 @@ func (l *loader) table(prefix string, t map[string]any, src Source) error {
 		if src.Kind == "project" && UserScope(key) {
 			text, _ := tomlText(t[k])
 			l.ignored = append(l.ignored, Value{Key: key, Value: text, Source: Source{Kind: "ignored", Where: src.Where},
-				Doc: "store-wide: set it in your own config.toml or a CTXKEEP_ variable, not in a project's file"})
+				Doc: "yours only (it acts beyond this project): set it in your own config.toml or a CTXKEEP_ variable, not in a project's file"})
 			continue
 		}
 		if isList(key) {

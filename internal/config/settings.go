@@ -190,6 +190,14 @@ type text struct {
 }
 
 var texts = []text{
+	{key: "mcp.scope", def: MCPScopeProject,
+		doc:   `what the MCP server's tools may read: "project", the stored outputs and archive of the project of the session that started it; "all", every project's`,
+		check: oneOf(MCPScopeProject, MCPScopeAll),
+		apply: func(c *Config, v string) {
+			if c.MCP.Scope = v; v == "" {
+				c.MCP.Scope = MCPScopeProject
+			}
+		}},
 	{key: "team.dsn",
 		doc:   "the team archive's PostgreSQL server (URL or key=value, sslmode honoured); the password comes from PGPASSWORD or ~/.pgpass, never from here (also CTXKEEP_TEAM_DSN)",
 		check: noPassword,

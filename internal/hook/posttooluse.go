@@ -202,7 +202,7 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, 
 		ID: it.ID, SessionID: c.Event.SessionID, ToolUseID: c.Event.ToolUseID, AgentID: c.Event.AgentID,
 		Tool: it.Tool, Input: input, Chars: stats.Chars, Lines: stats.Lines, ViewChars: stats.ViewChars,
 		Failures: stats.Failures, Summary: stats.Brief, CopyPath: it.CopyPath, Cwd: c.Event.Cwd, CreatedAt: c.Env.Now(),
-		Kind: stats.Kind,
+		Kind: stats.Kind, Project: c.Project,
 	}
 	if c.replies {
 		e.Replacement = proof.Sum(view)

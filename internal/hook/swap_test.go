@@ -345,9 +345,9 @@ func TestInventoryFitsItsBudget(t *testing.T) {
 }
 
 // One hook call has one project: with no CLAUDE_PROJECT_DIR and the shell
-// in a subfolder of a repository, the repository's root gives both the
-// project config (here a low Bash threshold) and the project the command
-// is learned for.
+// in a subfolder of a repository, the repository's root gives the project
+// config (here a low Bash threshold), the project the stored output names
+// and the project the command is learned for.
 func TestOneProjectPerCall(t *testing.T) {
 	f := newSwapFixture(t)
 	repo := t.TempDir()
@@ -367,6 +367,10 @@ func TestOneProjectPerCall(t *testing.T) {
 	run(time.Now(), env, bytes.NewReader(payload), &out, handlers)
 	if !strings.Contains(out.String(), "swapped out") {
 		t.Fatalf("1,800 characters over the repository's threshold of 1,000 were not swapped: %q; log: %s", out.String(), f.log())
+	}
+	// The stored output names the project, which the MCP server serves.
+	if es := f.entries(); len(es) != 1 || es[0].Project != repo {
+		t.Errorf("the entry's project: %+v, want %s", es, repo)
 	}
 	// The command is learned at the end of the turn, not on the hot path.
 	if _, err := os.Stat(f.dirs().Learned()); !os.IsNotExist(err) {

@@ -47,24 +47,31 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 		limit = *in.Limit
 	}
 	if in.Team {
-		return s.withArchive(ctx, true, func(st ctxkeep.Store, t Team) (string, error) { return s.searchTeam(ctx, t, in, limit) })
+		return s.withArchive(ctx, true, func(_ ctxkeep.ArchiveIndex, _ ctxkeep.Store, t Team) (string, error) {
+			return s.searchTeam(ctx, t, in, limit)
+		})
 	}
-	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
+	if in.Session != "" {
+		if err := checkPrefix("session", in.Session); err != nil {
+			return nil, nil, err
+		}
+	}
+	return s.withArchive(ctx, false, func(idx ctxkeep.ArchiveIndex, st ctxkeep.Store, _ Team) (string, error) {
 		q := search.Query{Text: in.Query, Limit: limit, Project: s.Project}
 		signals := search.Signals{Now: s.Now()}
 		scope := "this project's sessions"
 		if in.Session != "" {
-			ids, err := st.ChunkSessions(ctx)
+			ids, err := idx.ChunkSessions(ctx)
 			if err != nil {
 				return "", err
 			}
-			if q.Session, err = keep.MatchSession(ids, in.Session, "in the archive"); err != nil {
+			if q.Session, err = keep.MatchSession(ids, strings.TrimSpace(in.Session), "in the archive"); err != nil {
 				return "", err
 			}
 			q.Project, scope = "", "session "+text.Abbrev(q.Session)
-			signals.Files, _ = keep.FilesInPlay(ctx, st, q.Session) // a ranking hint: none is fine
+			signals.Files, _ = keep.FilesInPlay(ctx, idx, q.Session) // a ranking hint: none is fine
 		}
-		ranked, err := search.Search(ctx, st, q, signals)
+		ranked, err := search.Search(ctx, idx, q, signals)
 		if errors.Is(err, ctxkeep.ErrEmptyQuery) {
 			return "", fmt.Errorf("%w; common words (the, of, what…) are left out: add a distinctive one", err)
 		}

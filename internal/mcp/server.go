@@ -35,13 +35,16 @@ type Options struct {
 	// holds nothing open between calls: a server lives as long as its
 	// session, and must never keep the index (or a newer binary's
 	// migration) waiting.
-	Open func(ctx context.Context) (st ctxkeep.Store, done func(), err error)
-	// Project is the project whose sessions search looks in by default
-	// (internal/project; the client sets CLAUDE_PROJECT_DIR for its MCP
-	// servers).
+	Open func(ctx context.Context) (st Store, done func(), err error)
+	// Project is the project the server serves (scope.go): the project of
+	// the session that started it (internal/project: the client's
+	// CLAUDE_PROJECT_DIR, else its working directory's work tree).
 	Project string
-	Now     func() time.Time
-	Version string
+	// AllProjects lets the tools read every project's outputs and archive
+	// (mcp.scope = "all"); search still looks in Project by default.
+	AllProjects bool
+	Now         func() time.Time
+	Version     string
 	// Team opens the team archive (PostgreSQL) for one call; nil when none
 	// is configured, and search and recall then have no team parameter.
 	Team func(ctx context.Context) (t Team, done func(), err error)
@@ -94,20 +97,27 @@ type server struct {
 	mu sync.Mutex
 }
 
-// withArchive runs f with the local store open, or with team the team
+// withArchive runs f with the archive the server may read (scope.go) and
+// the store its outputs are in: the local store, or with team the team
 // archive.
-func (s *server) withArchive(ctx context.Context, team bool, f func(ctxkeep.Store, Team) (string, error)) (*sdk.CallToolResult, any, error) {
+func (s *server) withArchive(ctx context.Context, team bool, f func(ctxkeep.ArchiveIndex, ctxkeep.Store, Team) (string, error)) (*sdk.CallToolResult, any, error) {
 	if !team {
-		return s.withStore(ctx, func(st ctxkeep.Store) (string, error) { return f(st, nil) })
+		return s.withStore(ctx, func(st Store) (string, error) {
+			idx, err := s.archive(st)
+			if err != nil {
+				return "", err
+			}
+			return f(idx, st, nil)
+		})
 	}
 	if s.Team == nil {
 		return nil, nil, errors.New("no team archive is configured ([team] dsn in the user's config)")
 	}
-	return withOpen(s, ctx, s.Team, func(t Team) (string, error) { return f(t, t) })
+	return withOpen(s, ctx, s.Team, func(t Team) (string, error) { return f(t, t, t) })
 }
 
 // withStore runs f with the store open.
-func (s *server) withStore(ctx context.Context, f func(ctxkeep.Store) (string, error)) (*sdk.CallToolResult, any, error) {
+func (s *server) withStore(ctx context.Context, f func(Store) (string, error)) (*sdk.CallToolResult, any, error) {
 	return withOpen(s, ctx, s.Open, f)
 }
 

@@ -57,7 +57,7 @@ type fixture struct {
 // storeWithCalls counts how often the server opened the store, and
 // whether every open was closed.
 type storeWithCalls struct {
-	ctxkeep.Store
+	Store
 	opened, closed int
 }
 
@@ -79,7 +79,7 @@ func newFixture(t *testing.T, output string, options ...func(*Options)) *fixture
 	}
 	f := &fixture{st: &storeWithCalls{Store: local}, output: output}
 	opts := Options{
-		Open: func(context.Context) (ctxkeep.Store, func(), error) {
+		Open: func(context.Context) (Store, func(), error) {
 			f.st.opened++
 			return f.st, func() { f.st.closed++ }, nil
 		},
@@ -244,12 +244,16 @@ func TestToolErrors(t *testing.T) {
 		{"show", map[string]any{"id": entryID, "line": "1:3"}, "line"},
 		{"show", map[string]any{}, "id"},
 		{"recall", map[string]any{"key": "knothing"}, `nothing archived has the key "knothing"`},
-		{"recall", map[string]any{"key": "5b2c:9"}, "session " + session + " has no archived turn 9"},
-		{"recall", map[string]any{"key": "5b2c:x"}, `bad range "x"`},
-		{"recall", map[string]any{"key": "ffff:1"}, `no session "ffff" in the archive`},
+		{"recall", map[string]any{"key": "5b2c0c:9"}, "session " + session + " has no archived turn 9"},
+		{"recall", map[string]any{"key": "5b2c0c:x"}, `bad range "x"`},
+		{"recall", map[string]any{"key": "ffffff:1"}, `no session "ffffff" in the archive`},
+		{"recall", map[string]any{"key": "5b2c:1"}, `key "5b2c" is too short: give at least 6 characters`},
+		{"recall", map[string]any{"key": "k770"}, `key "k770" is too short`},
+		{"show", map[string]any{"id": "3f9a"}, `id "3f9a" is too short`},
+		{"search", map[string]any{"query": "quorum", "session": "5b2c"}, `session "5b2c" is too short`},
 		{"recall", map[string]any{"key": "k77043b020b9", "grep": "["}, "bad grep"},
 		{"search", map[string]any{"query": "the of what"}, "nothing to search for"},
-		{"search", map[string]any{"query": "quorum", "session": "zz"}, `no session "zz"`},
+		{"search", map[string]any{"query": "quorum", "session": "zzzzzz"}, `no session "zzzzzz"`},
 		{"search", map[string]any{"query": "quorum", "limit": 0}, "bad limit 0"},
 	} {
 		out, isErr := f.call(t, tc.tool, tc.args)
@@ -279,12 +283,12 @@ func TestRecall(t *testing.T) {
 		t.Fatal("recall.Write did not put the stored output back")
 	}
 	want := text.Printable(exact.String()) // as a terminal shows it
-	for _, key := range []string{"k77043b020b9", "k7704", "5b2c:3", session + ":3-3"} {
+	for _, key := range []string{"k77043b020b9", "k77043", "5b2c0c:3", session + ":3-3"} {
 		if got := f.ok(t, "recall", map[string]any{"key": key}); got != want {
 			t.Errorf("recall %s:\n%s\nwant:\n%s", key, got, want)
 		}
 	}
-	if got := f.ok(t, "recall", map[string]any{"key": "5b2c:1-3", "grep": "^(user|assistant):"}); got != "2:user: hello\n3:assistant: hello, what shall we test?\n--\n"+
+	if got := f.ok(t, "recall", map[string]any{"key": "5b2c0c:1-3", "grep": "^(user|assistant):"}); got != "2:user: hello\n3:assistant: hello, what shall we test?\n--\n"+
 		"5:user: run the replica tests\n6:assistant: Bash `go test ./...`\n--\n59:assistant: TestQuorum fails.\n" {
 		t.Errorf("recall 5b2c:1-3 grep:\n%s", got)
 	}
@@ -311,7 +315,7 @@ func TestSearch(t *testing.T) {
 		t.Errorf("more than %d lines a hit:\n%s", linesPerHit, out)
 	}
 	// Control sequences never reach the model from a search.
-	if out := f.ok(t, "search", map[string]any{"query": "replica", "session": "5b2c"}); strings.Contains(out, "\x1b") || !strings.Contains(out, "FAIL\tgithub.com/x/replica") {
+	if out := f.ok(t, "search", map[string]any{"query": "replica", "session": "5b2c0c"}); strings.Contains(out, "\x1b") || !strings.Contains(out, "FAIL\tgithub.com/x/replica") {
 		t.Errorf("search replica:\n%q", out)
 	}
 	if out := f.ok(t, "search", map[string]any{"query": "kubernetes"}); out != "no match for \"kubernetes\" in this project's sessions\n" {
@@ -461,5 +465,72 @@ func TestResultsAsATerminalShowsThem(t *testing.T) {
 		if has(got) || !strings.Contains(got, c.want) {
 			t.Errorf("%s %v = %q; want no control sequence, and %q", c.tool, c.args, got, c.want)
 		}
+	}
+}
+
+// The server serves its project: another project's stored output, step or
+// session is not found by any prefix or any search, and a prefix that
+// starts ids in both resolves to this project's. mcp.scope = "all"
+// (AllProjects) reaches them.
+func TestProjectScope(t *testing.T) {
+	const (
+		theirID      = "3f9a12ffffff" // shares a prefix with entryID
+		theirSession = "b7e1d2c3-0000-4000-8000-000000000000"
+		theirKey     = "k9b0000000b1"
+		secret       = "DEPLOY_KEY=b-only-9f8e7d"
+	)
+	f := newFixture(t, testOutput(10))
+	ctx := context.Background()
+	if _, err := f.st.PutEntry(ctx, ctxkeep.Entry{ID: theirID, SessionID: theirSession, Project: "/home/you/other", Tool: "Bash", CreatedAt: t0}, []byte(secret+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	theirs := ctxkeep.Chunk{Key: theirKey, SessionID: theirSession, Project: "/home/you/other", Kind: ctxkeep.KindStep, Turn: 1, Step: 1, Start: t0, End: t0,
+		Prompt: "deploy", Summary: "deployed", Body: "user: deploy\n← result: " + archive.RefPrefix + theirID + "]]\n",
+		Meta: ctxkeep.Meta{Entries: []string{theirID}}, Outputs: []string{secret}}
+	if _, err := f.st.SaveChunks(ctx, theirSession, []ctxkeep.Chunk{theirs}, ctxkeep.ArchiveCursor{Turn: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"show", map[string]any{"id": theirID}, `no stored output has the id "` + theirID + `"`},
+		{"recall", map[string]any{"key": theirKey}, `nothing archived has the key "` + theirKey + `"`},
+		{"recall", map[string]any{"key": "k9b000"}, `nothing archived has the key "k9b000"`},
+		{"recall", map[string]any{"key": theirSession[:8] + ":1"}, `no session "b7e1d2c3" in the archive`},
+		{"search", map[string]any{"query": "deploy", "session": theirSession}, "no session"},
+	} {
+		if out, isErr := f.call(t, tc.tool, tc.args); !isErr || !strings.Contains(out, tc.want) || strings.Contains(out, secret) {
+			t.Errorf("%s %v = %q (error: %t), want an error with %q", tc.tool, tc.args, out, isErr, tc.want)
+		}
+	}
+	if out := f.ok(t, "search", map[string]any{"query": "DEPLOY_KEY deploy"}); strings.Contains(out, secret) || strings.Contains(out, theirKey) {
+		t.Errorf("search reached the other project:\n%s", out)
+	}
+	if got := f.ok(t, "show", map[string]any{"id": "3f9a12"}); got != text.Printable(f.output) {
+		t.Errorf("a prefix of ids in both projects gave %q, want this project's output", got)
+	}
+
+	all := newFixture(t, testOutput(10), func(o *Options) { o.AllProjects = true })
+	if _, err := all.st.PutEntry(ctx, ctxkeep.Entry{ID: theirID, SessionID: theirSession, Project: "/home/you/other", Tool: "Bash", CreatedAt: t0}, []byte(secret+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := all.st.SaveChunks(ctx, theirSession, []ctxkeep.Chunk{theirs}, ctxkeep.ArchiveCursor{Turn: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := all.ok(t, "show", map[string]any{"id": theirID}); got != secret+"\n" {
+		t.Errorf("mcp.scope = all: show %s = %q", theirID, got)
+	}
+	if got := all.ok(t, "recall", map[string]any{"key": theirSession[:8] + ":1"}); !strings.Contains(got, secret) {
+		t.Errorf("mcp.scope = all: recall:\n%s", got)
+	}
+	if out, isErr := all.call(t, "show", map[string]any{"id": "3f9a12"}); !isErr || !strings.Contains(out, "more than one") {
+		t.Errorf("mcp.scope = all: an ambiguous prefix: %q", out)
+	}
+
+	lost := newFixture(t, testOutput(10), func(o *Options) { o.Project = "" })
+	if out, isErr := lost.call(t, "show", map[string]any{"id": entryID}); !isErr || !strings.Contains(out, "does not know its project") {
+		t.Errorf("a server without a project: %q", out)
 	}
 }

@@ -79,8 +79,8 @@ func (s *server) show(ctx context.Context, _ *sdk.CallToolRequest, in showArgs) 
 	if err := x.Validate(); err != nil {
 		return nil, nil, err
 	}
-	return s.withStore(ctx, func(st ctxkeep.Store) (string, error) {
-		e, err := st.Entry(ctx, in.ID)
+	return s.withStore(ctx, func(st Store) (string, error) {
+		e, err := s.entry(ctx, st, in.ID)
 		switch {
 		case errors.Is(err, ctxkeep.ErrNotFound):
 			return "", fmt.Errorf("no stored output has the id %q: use the id a view names (\"kept exactly as id …\")", in.ID)
@@ -118,8 +118,12 @@ func (s *server) recall(ctx context.Context, _ *sdk.CallToolRequest, in recallAr
 	if err := x.Validate(); err != nil {
 		return nil, nil, err
 	}
-	return s.withArchive(ctx, in.Team, func(st ctxkeep.Store, _ Team) (string, error) {
-		chunks, err := recall.Chunks(ctx, st, in.Key)
+	key, _, _ := strings.Cut(in.Key, ":")
+	if err := checkPrefix("key", key); err != nil && !in.Team {
+		return nil, nil, err
+	}
+	return s.withArchive(ctx, in.Team, func(idx ctxkeep.ArchiveIndex, st ctxkeep.Store, _ Team) (string, error) {
+		chunks, err := recall.Chunks(ctx, idx, in.Key)
 		if err != nil {
 			return "", err
 		}

@@ -151,6 +151,20 @@ func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
 	return ctxkeep.Pick(ctxkeep.ChunkLookup, key, cs, func(c ctxkeep.Chunk) string { return c.Key })
 }
 
+// ProjectChunk returns project's chunk with key, or the only one of
+// project's whose key starts with it.
+func (db *DB) ProjectChunk(ctx context.Context, project, key string) (ctxkeep.Chunk, error) {
+	key, err := ctxkeep.ChunkLookup.Clean(key)
+	if err != nil {
+		return ctxkeep.Chunk{}, err
+	}
+	cs, err := db.queryChunks(ctx, `WHERE key LIKE ? AND project = ? ORDER BY key LIMIT 2`, key+"%", project)
+	if err != nil {
+		return ctxkeep.Chunk{}, err
+	}
+	return ctxkeep.Pick(ctxkeep.ChunkLookup, key, cs, func(c ctxkeep.Chunk) string { return c.Key })
+}
+
 // TurnRange returns the steps (and whole-turn chunks) of a session's turns
 // from to to, by turn and step.
 func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
@@ -368,4 +382,10 @@ func ftsQuery(q string) string {
 // ChunkSessions lists the sessions with archived chunks, latest first.
 func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {
 	return db.strings(ctx, `SELECT session_id FROM chunks GROUP BY session_id ORDER BY max(ts_end) DESC`)
+}
+
+// ProjectSessions lists the sessions with chunks archived in project,
+// latest first.
+func (db *DB) ProjectSessions(ctx context.Context, project string) ([]string, error) {
+	return db.strings(ctx, `SELECT session_id FROM chunks WHERE project = ? GROUP BY session_id ORDER BY max(ts_end) DESC`, project)
 }

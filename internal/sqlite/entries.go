@@ -12,7 +12,7 @@ import (
 
 const entryColumns = `id, session_id, tool_use_id, agent_id, tool, input, hash, chars, lines, view_chars,
 	exit_code, failures, summary, copy_path, cwd, created_at, last_access, access_count, pin_level, pin_reason,
-	kind, replacement, applied, verdict`
+	kind, replacement, applied, verdict, project`
 
 // AddEntry records an entry and the row of its blob, which must already be
 // durable on disk, in one transaction. Adding an entry again (the same id:
@@ -31,10 +31,10 @@ func (db *DB) AddEntry(ctx context.Context, e ctxkeep.Entry, b ctxkeep.Blob, pre
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO entries (`+entryColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			e.ID, e.SessionID, e.ToolUseID, e.AgentID, e.Tool, e.Input, string(e.Hash), e.Chars, e.Lines, e.ViewChars,
 			e.ExitCode, e.Failures, e.Summary, e.CopyPath, e.Cwd, e.CreatedAt.UnixMilli(), nullTime(e.LastAccess),
-			e.AccessCount, e.PinLevel.String(), e.PinReason, kindOr(e.Kind), e.Replacement, e.Applied, e.Verdict)
+			e.AccessCount, e.PinLevel.String(), e.PinReason, kindOr(e.Kind), e.Replacement, e.Applied, e.Verdict, e.Project)
 		return err
 	})
 }
@@ -46,6 +46,24 @@ func (db *DB) Entry(ctx context.Context, id string) (ctxkeep.Entry, error) {
 		return ctxkeep.Entry{}, err
 	}
 	es, err := db.queryEntries(ctx, `WHERE id LIKE ? ORDER BY id LIMIT 2`, id+"%")
+	if err != nil {
+		return ctxkeep.Entry{}, err
+	}
+	return ctxkeep.Pick(ctxkeep.EntryLookup, id, es, func(e ctxkeep.Entry) string { return e.ID })
+}
+
+// ProjectEntry returns the entry of project with id, or the only one of
+// project's whose id starts with it. An entry stored before entries named
+// their project (an empty project) is project's when its session's chunks
+// are.
+func (db *DB) ProjectEntry(ctx context.Context, project, id string) (ctxkeep.Entry, error) {
+	id, err := ctxkeep.EntryLookup.Clean(id)
+	if err != nil {
+		return ctxkeep.Entry{}, err
+	}
+	es, err := db.queryEntries(ctx, `WHERE id LIKE ? AND (project = ? OR project = '' AND EXISTS
+		(SELECT 1 FROM chunks c WHERE c.session_id = entries.session_id AND c.project = ?)) ORDER BY id LIMIT 2`,
+		id+"%", project, project)
 	if err != nil {
 		return ctxkeep.Entry{}, err
 	}
@@ -108,7 +126,7 @@ func (db *DB) queryEntries(ctx context.Context, where string, args ...any) ([]ct
 		var applied sql.NullBool
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.ToolUseID, &e.AgentID, &e.Tool, &e.Input, &hash, &e.Chars, &e.Lines,
 			&e.ViewChars, &exit, &e.Failures, &e.Summary, &e.CopyPath, &e.Cwd, &created, &last, &e.AccessCount,
-			&level, &e.PinReason, &e.Kind, &e.Replacement, &applied, &e.Verdict); err != nil {
+			&level, &e.PinReason, &e.Kind, &e.Replacement, &applied, &e.Verdict, &e.Project); err != nil {
 			return nil, err
 		}
 		if applied.Valid {

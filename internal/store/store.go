@@ -136,6 +136,21 @@ func (s *Store) Entry(ctx context.Context, id string) (ctxkeep.Entry, error) {
 	return s.index.Entry(ctx, id)
 }
 
+// ProjectEntry is Entry among project's entries (ctxkeep.ProjectIndex).
+func (s *Store) ProjectEntry(ctx context.Context, project, id string) (ctxkeep.Entry, error) {
+	return s.index.ProjectEntry(ctx, project, id)
+}
+
+// ProjectChunk is Chunk among project's chunks.
+func (s *Store) ProjectChunk(ctx context.Context, project, key string) (ctxkeep.Chunk, error) {
+	return s.index.ProjectChunk(ctx, project, key)
+}
+
+// ProjectSessions is ChunkSessions among project's sessions.
+func (s *Store) ProjectSessions(ctx context.Context, project string) ([]string, error) {
+	return s.index.ProjectSessions(ctx, project)
+}
+
 // Entries lists the entries f selects.
 func (s *Store) Entries(ctx context.Context, f ctxkeep.EntryFilter) ([]ctxkeep.Entry, error) {
 	return s.index.Entries(ctx, f)
