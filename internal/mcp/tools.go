@@ -119,7 +119,7 @@ func (s *server) recall(ctx context.Context, _ *sdk.CallToolRequest, in recallAr
 		return nil, nil, err
 	}
 	key, _, _ := strings.Cut(in.Key, ":")
-	if err := checkPrefix("key", key); err != nil && !in.Team {
+	if err := checkPrefix("key", key); err != nil {
 		return nil, nil, err
 	}
 	return s.withArchive(ctx, in.Team, func(idx ctxkeep.ArchiveIndex, st ctxkeep.Store, _ Team) (string, error) {
