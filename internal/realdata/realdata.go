@@ -33,8 +33,12 @@ func File(t testing.TB, rel string) string {
 	return p
 }
 
-// Path is the absolute path of rel under shared/data.
+// Path is the absolute path of rel under shared/data: beside the
+// repository, or where CTXKEEP_SHARED_DATA says (a worktree elsewhere).
 func Path(rel string) string {
+	if dir := os.Getenv("CTXKEEP_SHARED_DATA"); dir != "" {
+		return filepath.Join(dir, rel)
+	}
 	_, file, _, _ := runtime.Caller(0) // <repo>/internal/realdata/realdata.go
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", rel)
 }
