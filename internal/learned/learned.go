@@ -19,6 +19,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
@@ -51,6 +52,11 @@ func Load(path string) (File, error) {
 	if f.Projects == nil {
 		f.Projects = map[string][]Command{}
 	}
+	for _, cmds := range f.Projects {
+		for i := range cmds {
+			cmds[i].Pattern = redact.String(cmds[i].Pattern) // learned before patterns were redacted
+		}
+	}
 	return f, nil
 }
 
@@ -70,10 +76,11 @@ func (f File) Match(project, command string) string {
 // Pattern is what a simple command is learned as: the program and, when it
 // reads as one, its subcommand ("go test ./..." → "go test", "make -j4" →
 // "make"). Wrappers that only prefix a command (sudo, time, env, nice) are
-// skipped.
+// skipped, and so are the variables set for it (TOKEN=… make): a value
+// is never part of a pattern.
 func Pattern(simple string) string {
 	words := strings.Fields(simple)
-	for len(words) > 0 && (words[0] == "sudo" || words[0] == "time" || words[0] == "env" || words[0] == "nice" || words[0] == "command") {
+	for len(words) > 0 && (words[0] == "sudo" || words[0] == "time" || words[0] == "env" || words[0] == "nice" || words[0] == "command" || assigns(words[0])) {
 		words = words[1:]
 	}
 	if len(words) == 0 {
@@ -83,6 +90,20 @@ func Pattern(simple string) string {
 		return words[0] + " " + words[1]
 	}
 	return words[0]
+}
+
+// assigns reports whether a word of a command sets a variable (NAME=…).
+func assigns(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func isSubcommand(w string) bool {
@@ -111,7 +132,7 @@ func RecordAll(path string, outs []ctxkeep.LargeOutput, now time.Time) error {
 	}
 	var todo []learn
 	for _, o := range outs {
-		if p := patternOf(o.Command); p != "" {
+		if p := redact.String(patternOf(o.Command)); p != "" { // a secret passed as the program, by mistake
 			todo = append(todo, learn{o.Project, p, o.Chars})
 		}
 	}

@@ -35,7 +35,9 @@ package redact
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -90,6 +92,31 @@ func Bytes(b []byte) []byte {
 		return b
 	}
 	return []byte(String(s))
+}
+
+// Field is s as a log or a journal may hold it: redacted, and cut to max
+// bytes (on a character's boundary) with its size noted, so that a
+// hostile field of megabytes is not copied whole. Only the first max+4 kB
+// are looked at: a secret that starts in what is kept is whole in there
+// (a PEM block cut short is still one).
+func Field(s string, max int) string {
+	if len(s) <= max {
+		return String(s)
+	}
+	size := len(s)
+	s = String(s[:cutAt(s, max+4096)])
+	return s[:cutAt(s, max)] + "… [" + strconv.Itoa(size) + " bytes, cut]"
+}
+
+// cutAt is the largest character boundary of s at or before n.
+func cutAt(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
 }
 
 // Contains reports whether s holds a secret String would replace.

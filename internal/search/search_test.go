@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
 var (
@@ -132,5 +133,20 @@ func TestSnippet(t *testing.T) {
 	long := strings.Repeat("x", 1000) + " needle " + strings.Repeat("y", 1000)
 	if got := Snippet([]string{long}, "needle"); !strings.Contains(got, "needle") || len(got) > snippetLineLen+10 {
 		t.Errorf("a long line is not cut around its match: %d bytes, %q", len(got), got)
+	}
+}
+
+// A snippet comes from the exact stored outputs too: it shows none of the
+// secrets they hold, whether the query names a word beside one or the
+// secret itself (a PEM block's body line is redacted with its block).
+func TestSnippetRedacts(t *testing.T) {
+	for _, f := range redacttest.Corpus() {
+		output := strings.Repeat("noise line\n", 20) + "canary line: " + f.Text + "\nafter\n"
+		for _, query := range []string{"canary", f.Secret, strings.SplitN(f.Secret, "\n", 2)[0]} {
+			got := Snippet([]string{"→ Bash: cat creds", output}, query)
+			if strings.Contains(got, f.Secret) || strings.Contains(got, strings.SplitN(f.Secret, "\n", 2)[0]) {
+				t.Errorf("%s: Snippet(%.40q) = %q", f.Name, query, got)
+			}
+		}
 	}
 }
