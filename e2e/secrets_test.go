@@ -263,6 +263,13 @@ func (u *secretsUser) hook(ev map[string]any) string {
 
 func (u *secretsUser) run(args ...string) string { u.t.Helper(); return u.runIn(u.project, args...) }
 
+// cmd is a ctxkeep command to run in the project.
+func (u *secretsUser) cmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(u.bin, args...)
+	cmd.Dir, cmd.Env = u.project, append(u.env, "CLAUDE_PROJECT_DIR="+u.project)
+	return cmd
+}
+
 func (u *secretsUser) runIn(dir string, args ...string) string {
 	u.t.Helper()
 	cmd := exec.Command(u.bin, args...)
