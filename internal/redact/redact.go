@@ -27,7 +27,11 @@
 // vectorised search (strings.IndexByte) finds the few bytes a secret's
 // shape hangs on (anchors), and only the bytes around each are looked at.
 // No table is built and no regular expression compiled: the package costs
-// nothing at start-up. A replacement keeps the line count (a PEM block's
+// nothing at start-up. A megabyte takes 1 to 4 ms (prose 1, Go code 2, a
+// build log or a JSON transcript 4: dense with '=', ':' and '.', which
+// assignments and dotted prefixes hang on; minimum of 8 runs on a loaded
+// 2-core machine, BenchmarkString), three to six times what the first
+// sixteen formats cost. A replacement keeps the line count (a PEM block's
 // marker is followed by as many newlines as the block held), so line
 // numbers into the original still hold in the redacted text.
 package redact
