@@ -74,3 +74,17 @@ func jsonString(s string) []byte {
 func jsonEscaped(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
 }
+
+// Each format's negative case: what only looks like it stays as it is.
+func TestCorpusNearsLeftAlone(t *testing.T) {
+	for _, f := range redacttest.Corpus() {
+		near, ok := redacttest.NearOf(f.Name)
+		if !ok {
+			t.Errorf("%s: no negative case", f.Name)
+			continue
+		}
+		if got := String(near); got != near {
+			t.Errorf("%s: String(%q) = %q, want it unchanged", f.Name, near, got)
+		}
+	}
+}
