@@ -14,8 +14,10 @@ const module = "github.com/ctxkeep/ctxkeep"
 // use each other and the small helpers, never a policy or an entry point.
 var adapters = []string{"internal/blob", "internal/sqlite", "internal/journal", "internal/store", "internal/postgres"}
 
-// helpers are below everything: files, folders, JSON, text, progress.
-var helpers = []string{"internal/fsx", "internal/migration", "internal/dirs", "internal/rawjson", "internal/fastjson", "internal/logfile", "internal/text", "internal/progress", "internal/shell"}
+// helpers are below everything: files, folders, JSON, text, progress,
+// shell command lines, and redaction (which the journal and the log write
+// through).
+var helpers = []string{"internal/fsx", "internal/migration", "internal/dirs", "internal/rawjson", "internal/fastjson", "internal/logfile", "internal/text", "internal/progress", "internal/shell", "internal/redact"}
 
 // doors are the only packages through which stored outputs are read or
 // written: the blob files and the index rows.

@@ -12,6 +12,7 @@ require (
 	github.com/pelletier/go-toml/v2 v2.4.3 // config files; no work at init
 	github.com/rogpeppe/go-internal v1.16.0 // testscript, for the CLI's script tests
 	github.com/tiktoken-go/tokenizer v0.10.0 // token estimates for `ctxkeep context` before the client reports usage (CLI only)
+	golang.org/x/sys v0.48.0 // renameat2 RENAME_EXCHANGE for settings.json edits (internal/fsx); golang.org/x/sys/unix was linked already, through other dependencies
 	mvdan.cc/sh/v3 v3.14.1 // only its syntax package (the parser behind shfmt): Bash command lines for the wrapper, pass-through, condensers and learned commands (internal/shell); 0.05 ms at init (two regexps of its fileutil)
 )
 
@@ -28,7 +29,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.50.0 // indirect

@@ -159,19 +159,16 @@ func replaceChecked(path, target string, was fileState, out []byte, opt ApplyOpt
 			}
 		}
 	}
-	err := fsx.WriteAtomicChecked(target, perm, func(w io.Writer) error {
+	err := fsx.ReplaceVerified(target, perm, was.info, func(w io.Writer) error {
 		_, err := w.Write(out)
 		return err
-	}, func(*os.File) error {
-		now, err := readState(target)
-		if err != nil {
-			return err
-		}
-		if !now.same(was) {
-			return errChanged
-		}
-		return nil
+	}, func(displaced string) (bool, error) {
+		now, err := readState(displaced)
+		return err == nil && now.same(was), err
 	})
+	if errors.Is(err, fsx.ErrReplacedMeanwhile) {
+		err = fmt.Errorf("%w: %w", errChanged, err)
+	}
 	switch {
 	case errors.Is(err, errChanged):
 		if saved != "" {

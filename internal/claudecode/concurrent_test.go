@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 )
 
 // clientWriter edits a settings file the way Claude Code does for its user
@@ -62,24 +64,29 @@ func (w clientWriter) add(key string) error {
 	return os.Rename(tmp, w.path)
 }
 
-// writerKeys counts the keys the writer added that the file still holds.
+// writerKeys counts the keys the writer added that the file still holds,
+// or a copy ctxkeep kept beside it when two versions met
+// (fsx.ErrConflictKept).
 func writerKeys(t testing.TB, path string) int {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := map[string]json.RawMessage{}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("final file: %v\n%s", err, data)
-	}
-	n := 0
-	for k := range doc {
-		if strings.HasPrefix(k, "writer-") {
-			n++
+	copies, _ := filepath.Glob(path + ".ctxkeep-conflict-*")
+	keys := map[string]bool{}
+	for _, p := range append([]string{path}, copies...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := map[string]json.RawMessage{}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("%s: %v\n%s", p, err, data)
+		}
+		for k := range doc {
+			if strings.HasPrefix(k, "writer-") {
+				keys[k] = true
+			}
 		}
 	}
-	return n
+	return len(keys)
 }
 
 // While ctxkeep installs and uninstalls over and over, the client keeps
@@ -153,7 +160,7 @@ func TestApplyFileLosesNoConcurrentWrite(t *testing.T) {
 // and its rename. It reports the writer's writes and those lost, over 100
 // installs and uninstalls per iteration.
 func BenchmarkApplyFileLocklessWriter(b *testing.B) {
-	var lost, writes int
+	var lost, writes, conflicts int
 	for b.Loop() {
 		path := filepath.Join(b.TempDir(), "settings.json")
 		if err := os.WriteFile(path, []byte(userSettings), 0o600); err != nil {
@@ -181,7 +188,10 @@ func BenchmarkApplyFileLocklessWriter(b *testing.B) {
 			if i%2 == 1 {
 				edit = RemoveHooks
 			}
-			if _, err := ApplyFile(path, edit, ApplyOptions{NoBackup: true}); err != nil && !errors.Is(err, ErrChangedMeanwhile) {
+			_, err := ApplyFile(path, edit, ApplyOptions{NoBackup: true})
+			if errors.Is(err, fsx.ErrConflictKept) {
+				conflicts++
+			} else if err != nil && !errors.Is(err, ErrChangedMeanwhile) {
 				b.Fatal(err)
 			}
 		}
@@ -191,4 +201,5 @@ func BenchmarkApplyFileLocklessWriter(b *testing.B) {
 	}
 	b.ReportMetric(float64(writes)/float64(b.N), "writes/op")
 	b.ReportMetric(float64(lost)/float64(b.N), "lost/op")
+	b.ReportMetric(float64(conflicts)/float64(b.N), "conflicts/op")
 }

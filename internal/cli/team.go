@@ -106,15 +106,28 @@ func (a *app) openTeam(ctx context.Context, migrate bool) (*postgres.DB, *config
 	return db, cfg, nil
 }
 
-// teamError adds what to do to the errors users meet.
+// teamError adds what to do to the errors users meet. A refusal
+// (insufficient privilege, 42501) has several causes, which the server's
+// message tells apart: each gets its own hint.
 func teamError(err error) error {
+	msg := err.Error()
 	switch code := postgres.Code(err); {
-	case errors.Is(err, postgres.ErrSchema):
+	case errors.Is(err, postgres.ErrSchema), errors.Is(err, postgres.ErrNotMember):
 		return err
 	case code == "28P01" || code == "28000":
 		return hint(err, "put the password in ~/.pgpass (host:port:dbname:user:password, mode 0600) or PGPASSWORD; ctxkeep never stores it")
+	case code == "42501" && strings.Contains(msg, "permission denied to create role"):
+		return hint(err, "`ctxkeep team init` creates the member role: run it as a role with CREATEROLE (or a superuser) — ALTER ROLE … CREATEROLE, as a superuser")
+	case code == "42501" && strings.Contains(msg, "permission denied for database"):
+		return hint(err, "`ctxkeep team init` creates the schema: run it as the database's owner, or a role granted CREATE on the database")
+	case code == "42501" && strings.Contains(msg, "must be owner of"):
+		return hint(err, "`ctxkeep team init` changes the schema: run it as the role that ran it first (the tables' owner), or a superuser")
+	case code == "42501" && strings.Contains(msg, "row-level security"):
+		return hint(err, "your role is not granted the project named above: the administrator runs `ctxkeep team grant ROLE PROJECT` (`ctxkeep team status` lists what you are granted)")
+	case code == "42501" && strings.Contains(msg, "permission denied for"):
+		return hint(err, "your role is not a member of the team archive: the administrator runs `ctxkeep team grant ROLE PROJECT`, which makes it one")
 	case code == "42501":
-		return hint(err, "your role is not a member of the team archive, or not granted this project: the administrator runs `ctxkeep team grant ROLE PROJECT`")
+		return hint(err, "the server refused: see its message above; `ctxkeep team status` says who you are and what you are granted")
 	case code == "3D000":
 		return hint(err, "check dbname in team.dsn")
 	case postgres.Unreachable(err):

@@ -114,6 +114,9 @@ func runAs(start time.Time, agent string, env app.Env, stdin io.Reader, stdout i
 	if reply == nil || (outcome != ctxkeep.OK && !errors.As(err, &partial)) {
 		return
 	}
+	if cfg.Privacy.Redact {
+		reply = reply.redacted()
+	}
 	out, err := reply.encode()
 	if err != nil {
 		logf("%s session=%s: encode reply: %v", ev.HookEventName, ev.SessionID, err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -84,6 +85,25 @@ type SpecificOutput struct {
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 	PermissionDecision       string          `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+}
+
+// redacted is r with the secrets of what the model and the user are told
+// replaced by markers: one pass over every reply, whichever handler wrote
+// it (a restore block, a recall, a supplement, a view). The rewritten
+// input of a wrapped command is left alone: it runs.
+func (r *Reply) redacted() *Reply {
+	out := *r
+	out.StopReason, out.SystemMessage, out.Reason = redact.String(r.StopReason), redact.String(r.SystemMessage), redact.String(r.Reason)
+	out.Text = redact.String(r.Text)
+	if r.Specific != nil {
+		s := *r.Specific
+		s.AdditionalContext = redact.String(s.AdditionalContext)
+		s.PermissionDecisionReason = redact.String(s.PermissionDecisionReason)
+		s.UpdatedToolOutput = redact.JSON(s.UpdatedToolOutput)
+		s.UpdatedMCPToolOutput = redact.JSON(s.UpdatedMCPToolOutput)
+		out.Specific = &s
+	}
+	return &out
 }
 
 // encode renders a reply for stdout. What the model or the user reads of

@@ -16,10 +16,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 )
 
 // ValidSessionID reports whether id is safe to use as a file name: the
@@ -52,18 +55,51 @@ func Path(dir, session string) (string, error) {
 	return filepath.Join(dir, session+ext), nil
 }
 
+// MaxField bounds each text of a record (a path, a command): what came in
+// from a hook's input is not copied whole, however large.
+const MaxField = 4096
+
 // Append adds one record to a session's journal with a single write
-// (fsx.Append), so concurrent hooks need no lock.
+// (fsx.Append), so concurrent hooks need no lock. Its texts are redacted
+// and cut to MaxField bytes, their size noted (redact.Field); a command
+// keeps its end, where the command learned from is.
 func Append(dir, session string, r ctxkeep.Event) error {
 	path, err := Path(dir, session)
 	if err != nil {
 		return err
 	}
+	r = clean(r)
 	line, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
 	return fsx.Append(path, append(line, '\n'))
+}
+
+// clean redacts and bounds the texts of r.
+func clean(r ctxkeep.Event) ctxkeep.Event {
+	for _, f := range []*string{&r.Event, &r.Tool, &r.Agent, &r.Outcome, &r.Client, &r.Cwd, &r.Transcript} {
+		*f = redact.Field(*f, MaxField)
+	}
+	if r.Large != nil {
+		large := *r.Large
+		large.Project = redact.Field(large.Project, MaxField)
+		if n := len(large.Command); n > MaxField {
+			// Its end, from a word's start: a secret cut in two would no
+			// longer be recognised.
+			tail := large.Command[n-MaxField:]
+			if i := strings.IndexAny(tail, " \t\n;|&"); i >= 0 {
+				tail = tail[i:]
+			}
+			for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+				tail = tail[1:]
+			}
+			large.Command = "[" + strconv.Itoa(n) + " bytes, cut] …" + tail
+		}
+		large.Command = redact.String(large.Command)
+		r.Large = &large
+	}
+	return r
 }
 
 // Sessions lists the sessions that have a journal.

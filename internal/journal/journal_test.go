@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
 func TestValidSessionID(t *testing.T) {
@@ -104,5 +106,43 @@ func TestSessions(t *testing.T) {
 	}
 	if ids, err := Sessions(filepath.Join(dir, "missing")); err != nil || ids != nil {
 		t.Fatalf("missing dir: %v %v", ids, err)
+	}
+}
+
+// A journalled command is redacted (it is learned from, and read back), and
+// a hostile field of 12 MB is cut, its size noted; the record stays one
+// line that reads back.
+func TestAppendRedactsAndCuts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "journal")
+	var command strings.Builder
+	for _, f := range redacttest.Corpus() {
+		command.WriteString(f.Text + "\n")
+	}
+	command.WriteString("SOPS_AGE_KEY=" + "AGE-SECRET" + "-KEY-1" + redacttest.Cut("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 1, 58) + " sops -d secrets.yaml")
+	huge := "/home/dev/" + strings.Repeat("a", 12<<20) + redacttest.GitHubToken
+	ev := ctxkeep.Event{Time: time.Now(), Event: "PostToolUse", Tool: "Bash", Cwd: huge, Transcript: huge,
+		Large: &ctxkeep.LargeOutput{Project: "/p", Command: command.String(), Chars: 100000}}
+	if err := Append(dir, "s1", ev); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := Path(dir, "s1")
+	data, _ := os.ReadFile(path)
+	if len(data) > 4*MaxField+1000 {
+		t.Errorf("the record is %d bytes", len(data))
+	}
+	if !strings.Contains(string(data), fmt.Sprintf("[%d bytes, cut]", len(huge))) {
+		t.Errorf("the cut field does not say its size: %.300s", data)
+	}
+	for _, f := range redacttest.Corpus() {
+		if strings.Contains(string(data), f.Secret) || strings.Contains(string(data), strings.ReplaceAll(f.Secret, "\n", `\n`)) {
+			t.Errorf("the journal holds the %s", f.Name)
+		}
+	}
+	var got []ctxkeep.Event
+	if _, bad, err := Read(path, 0, func(r ctxkeep.Event) error { got = append(got, r); return nil }); err != nil || bad != 0 || len(got) != 1 {
+		t.Fatalf("Read: %d records, %d bad, %v", len(got), bad, err)
+	}
+	if c := got[0].Large.Command; !strings.HasSuffix(c, " sops -d secrets.yaml") || !strings.Contains(c, "[redacted:age-secret-key]") {
+		t.Errorf("the command does not keep its end, redacted: …%s", c[max(0, len(c)-200):])
 	}
 }

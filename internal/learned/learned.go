@@ -20,6 +20,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/shell"
 )
 
@@ -51,6 +52,11 @@ func Load(path string) (File, error) {
 	}
 	if f.Projects == nil {
 		f.Projects = map[string][]Command{}
+	}
+	for _, cmds := range f.Projects {
+		for i := range cmds {
+			cmds[i].Pattern = redact.String(cmds[i].Pattern) // learned before patterns were redacted
+		}
 	}
 	f.dropInvalid()
 	return f, nil
@@ -226,7 +232,7 @@ func RecordAll(path string, outs []ctxkeep.LargeOutput, now time.Time) error {
 	}
 	var todo []learn
 	for _, o := range outs {
-		if p := Pattern(o.Command); p != "" {
+		if p := redact.String(Pattern(o.Command)); p != "" { // a secret passed as the program, by mistake
 			todo = append(todo, learn{o.Project, p, o.Chars})
 		}
 	}

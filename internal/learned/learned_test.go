@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
 func TestPattern(t *testing.T) {
@@ -147,5 +149,42 @@ func TestLoadDropsInvalidPatterns(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	if strings.Contains(string(data), `"1"`) || strings.Contains(string(data), `"tail"`) {
 		t.Errorf("rewritten file still holds them:\n%s", data)
+	}
+}
+
+// A command run with a secret in its variables, or a secret where the
+// program goes, is learned without it; a list learned before patterns
+// were redacted is read redacted.
+func TestLearnedHoldsNoSecret(t *testing.T) {
+	age := "AGE-SECRET" + "-KEY-1" + redacttest.Cut("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 1, 58)
+	for in, want := range map[string]string{
+		"SOPS_AGE_KEY=" + age + " sops -d secrets.yaml":               "sops",
+		"GITHUB_TOKEN=" + redacttest.GitHubToken + " gh release list": "gh release",
+		"env AWS_SECRET_ACCESS_KEY=x aws s3 ls":                       "aws s3",
+	} {
+		if got := Pattern(in); got != want {
+			t.Errorf("Pattern(%q) = %q, want %q", in, got, want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "learned.json")
+	now := time.Now()
+	for _, c := range []string{"SOPS_AGE_KEY=" + age + " sops -d x", age + " decrypt", "echo hi; " + redacttest.GitHubToken + " run"} {
+		if err := Record(path, "/p", c, 50000, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	for _, s := range []string{age, redacttest.GitHubToken} {
+		if strings.Contains(string(data), s) {
+			t.Errorf("learned.json holds %q:\n%s", s, data)
+		}
+	}
+	old := fmt.Sprintf(`{"projects":{"/p":[{"pattern":%q,"hits":1,"max_chars":1,"last":"2026-01-01T00:00:00Z"}]}}`, age+" run")
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path)
+	if err != nil || strings.Contains(fmt.Sprint(f), age) { // redacted, and then not a pattern a user would name: dropped
+		t.Errorf("Load of an old list = %+v, %v", f, err)
 	}
 }

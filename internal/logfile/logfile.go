@@ -1,6 +1,11 @@
 // Package logfile is ctxkeep's own log: one line per problem, appended to a
 // private file the user (and `ctxkeep doctor`) can read. A hook that fails
 // open says why here, since its stdout must stay empty.
+//
+// A message may quote what came in (an id, a path, a server's error): it is
+// redacted (internal/redact) and cut to MaxLine bytes, the size it had
+// noted, so that a hostile field of megabytes neither fills the log nor
+// carries a secret or an output into it.
 package logfile
 
 import (
@@ -12,15 +17,19 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 )
 
 // MaxSize is the size past which the log is rotated to <path>.1.
 const MaxSize = 1 << 20
 
+// MaxLine bounds one message.
+const MaxLine = 2000
+
 // Append writes one line: "<RFC3339 time> <msg>", with newlines in msg
 // folded so that a stack trace stays one entry.
 func Append(path string, now time.Time, msg string) error {
-	line := now.UTC().Format(time.RFC3339) + " " + strings.ReplaceAll(strings.TrimSpace(msg), "\n", " ⏎ ") + "\n"
+	line := now.UTC().Format(time.RFC3339) + " " + strings.ReplaceAll(redact.Field(strings.TrimSpace(msg), MaxLine), "\n", " ⏎ ") + "\n"
 	if err := fsx.Append(path, []byte(line)); err != nil {
 		return err
 	}

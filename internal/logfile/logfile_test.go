@@ -1,11 +1,14 @@
 package logfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
 func TestAppendAndSince(t *testing.T) {
@@ -32,8 +35,8 @@ func TestAppendAndSince(t *testing.T) {
 
 func TestRotates(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ctxkeep.log")
-	big := strings.Repeat("x", 4096)
-	for range MaxSize/4096 + 2 {
+	big := strings.Repeat("x", MaxLine)
+	for range MaxSize/MaxLine + 2 {
 		Append(path, time.Now(), big)
 	}
 	if _, err := os.Stat(path + ".1"); err != nil {
@@ -41,5 +44,42 @@ func TestRotates(t *testing.T) {
 	}
 	if st, err := os.Stat(path); err == nil && st.Size() > MaxSize {
 		t.Fatalf("log still %d bytes", st.Size())
+	}
+}
+
+// A message quoting a hostile field of 12 MB holding secrets (an id, a
+// path, a server's error) is written redacted and cut, its size noted.
+func TestAppendRedactsAndCuts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ctxkeep.log")
+	var secrets []string
+	var msg strings.Builder
+	msg.WriteString("hook: invalid session id \"")
+	for _, f := range redacttest.Corpus() {
+		msg.WriteString(f.Text + "\n")
+		if msg.Len() < MaxLine-200 {
+			secrets = append(secrets, f.Secret)
+		}
+	}
+	all := msg.String()
+	for msg.Len() < 12<<20 {
+		msg.WriteString(all)
+	}
+	if err := Append(path, time.Now(), msg.String()); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if len(data) > 5*MaxLine { // a newline is folded into " ⏎ "
+		t.Errorf("the log line is %d bytes", len(data))
+	}
+	if want := fmt.Sprintf("[%d bytes, cut]", len(strings.TrimSpace(msg.String()))); !strings.Contains(string(data), want) {
+		t.Errorf("no %q in %.300s…", want, data)
+	}
+	for _, s := range secrets {
+		if strings.Contains(string(data), s) {
+			t.Errorf("the log holds %q", s)
+		}
+	}
+	if len(secrets) < 10 {
+		t.Fatalf("only %d secrets in the kept part: the test no longer tests", len(secrets))
 	}
 }

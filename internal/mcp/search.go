@@ -156,7 +156,7 @@ func matchingLines(ctx context.Context, st ctxkeep.Store, c ctxkeep.Chunk, query
 	phrase := strings.ToLower(strings.TrimSpace(query))
 	type scored struct{ n, score int }
 	var best []scored
-	lines := excerpt.SplitLines([]byte(whole.String()))
+	lines := excerpt.SplitLines([]byte(redact.String(whole.String()))) // whole: a PEM block spans lines
 	for i, l := range lines {
 		if i == 0 {
 			continue // recall's heading

@@ -53,13 +53,14 @@ const rankWeights = `'{0.1, 0.2, 0.3, 0.4}'`
 // is rewritten only when what it holds or indexes changed (a turn that
 // grew, outputs whose text is now pushed), so that pushing or saving the
 // same chunk twice writes nothing. Its vector is made by the server from
-// the parts indexText prepared.
+// the parts indexText prepared. A key is the connected role's (owner's
+// default): another role's row under the same key is another row.
 const upsertChunk = `INSERT INTO chunks (key, session_id, project, kind, agent, turn, step, ts_start, ts_end,
 		prompt, summary, body, body_hash, meta, files, tsv)
 	VALUES ($1, $2, $3, $4, $5, $6, $19, $7, $8, $9, $10, $11, $12, $13, $14,
 		setweight(to_tsvector('english', $15), 'A') || setweight(to_tsvector('english', $16), 'B') ||
 		setweight(to_tsvector('english', $17), 'C') || setweight(to_tsvector('english', $18), 'D'))
-	ON CONFLICT (key) DO UPDATE SET session_id = EXCLUDED.session_id, project = EXCLUDED.project,
+	ON CONFLICT (key, owner) DO UPDATE SET session_id = EXCLUDED.session_id, project = EXCLUDED.project,
 		kind = EXCLUDED.kind, agent = EXCLUDED.agent, turn = EXCLUDED.turn, step = EXCLUDED.step,
 		ts_start = EXCLUDED.ts_start, ts_end = EXCLUDED.ts_end,
 		prompt = EXCLUDED.prompt, summary = EXCLUDED.summary, body = EXCLUDED.body,
@@ -131,7 +132,8 @@ func (db *DB) SaveChunks(ctx context.Context, session string, chunks []ctxkeep.C
 // of (ctxkeep.SteppedTurns).
 func replaceTurns(ctx context.Context, tx pgx.Tx, chunks []ctxkeep.Chunk) error {
 	for _, t := range ctxkeep.SteppedTurns(chunks) {
-		if _, err := tx.Exec(ctx, `DELETE FROM chunks WHERE session_id = $1 AND turn = $2 AND step = 0 AND kind IN ('turn', 'summary')`,
+		if _, err := tx.Exec(ctx, `DELETE FROM chunks WHERE session_id = $1 AND turn = $2 AND step = 0 AND kind IN ('turn', 'summary')
+			AND owner = current_user`,
 			t.SessionID, t.Turn); err != nil {
 			return describe(err)
 		}
@@ -154,16 +156,28 @@ func (db *DB) Cursor(ctx context.Context, session string) (c ctxkeep.ArchiveCurs
 	return c, true, nil
 }
 
+// sessionOwner is, in a statement on chunks or entries, the role whose
+// rows are the session's: the reader's own, else the one that pushed the
+// session first (migration 0003: another role may have written rows under
+// the same session id and keys; they are theirs, not the session's).
+// Without a session row (the store used as a local one), every owner.
+func sessionOwner(table string) string {
+	return `coalesce((SELECT s.owner FROM sessions s WHERE s.id = ` + table + `.session_id
+		ORDER BY s.owner = current_user DESC, s.pushed_at, s.owner LIMIT 1), ` + table + `.owner)`
+}
+
 // Chunks returns a session's chunks by turn and step, a turn's summary
 // after its steps.
 func (db *DB) Chunks(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
-	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 ORDER BY turn, kind = 'summary', step`, session))
+	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 AND owner = `+sessionOwner("chunks")+`
+		ORDER BY turn, kind = 'summary', step`, session))
 }
 
 // ChunkHeads returns a session's chunks as Chunks does, without their
 // bodies.
 func (db *DB) ChunkHeads(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
-	return chunksOnly(db.queryColumns(ctx, headColumns, `WHERE session_id = $1 ORDER BY turn, kind = 'summary', step`, session))
+	return chunksOnly(db.queryColumns(ctx, headColumns, `WHERE session_id = $1 AND owner = `+sessionOwner("chunks")+`
+		ORDER BY turn, kind = 'summary', step`, session))
 }
 
 // Chunk returns the chunk with key, or the only one whose key starts with it.
@@ -183,7 +197,10 @@ func (db *DB) ownedChunk(ctx context.Context, key string) (Owned, error) {
 	if err != nil {
 		return Owned{}, err
 	}
-	cs, err := db.queryChunks(ctx, `WHERE key LIKE $1 ORDER BY key LIMIT 2`, key+"%")
+	// One row per key: the session's (sessionOwner), when several roles
+	// pushed the key.
+	cs, err := db.queryColumns(ctx, "DISTINCT ON (key) "+chunkColumns, `WHERE key LIKE $1
+		ORDER BY key, owner = `+sessionOwner("chunks")+` DESC, owner LIMIT 2`, key+"%")
 	if err != nil {
 		return Owned{}, err
 	}
@@ -193,8 +210,8 @@ func (db *DB) ownedChunk(ctx context.Context, key string) (Owned, error) {
 // TurnRange returns the steps (or whole turns archived before steps) of a
 // session from turn from to turn to, in order; not its summaries.
 func (db *DB) TurnRange(ctx context.Context, session string, from, to int) ([]ctxkeep.Chunk, error) {
-	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 AND kind <> 'summary' AND turn BETWEEN $2 AND $3 ORDER BY turn, step`,
-		session, from, to))
+	return chunksOnly(db.queryChunks(ctx, `WHERE session_id = $1 AND kind <> 'summary' AND turn BETWEEN $2 AND $3
+		AND owner = `+sessionOwner("chunks")+` ORDER BY turn, step`, session, from, to))
 }
 
 // ChunkSessions lists the sessions with chunks, latest first.
@@ -326,8 +343,10 @@ func (db *DB) Search(ctx context.Context, q ctxkeep.ChunkQuery) ([]Hit, error) {
 
 // phraseFirst moves the hits holding tokens as a phrase first, Phrase set.
 func (db *DB) phraseFirst(ctx context.Context, hits []Hit, tokens []string) ([]Hit, error) {
-	rows, err := db.pool.Query(ctx, `SELECT key FROM chunks WHERE key = ANY($1) AND tsv @@ phraseto_tsquery('english', $2)`,
-		hitKeys(hits), strings.Join(tokens, " "))
+	keys, owners := hitKeys(hits)
+	rows, err := db.pool.Query(ctx, `SELECT key || ' ' || owner FROM chunks
+		WHERE (key, owner) IN (SELECT * FROM unnest($1::text[], $2::name[])) AND tsv @@ phraseto_tsquery('english', $3)`,
+		keys, owners, strings.Join(tokens, " "))
 	if err != nil {
 		return nil, describe(err)
 	}
@@ -337,7 +356,7 @@ func (db *DB) phraseFirst(ctx context.Context, hits []Hit, tokens []string) ([]H
 	}
 	out := make([]Hit, 0, len(hits))
 	for i := range hits {
-		if hits[i].Phrase = slices.Contains(phrased, hits[i].Key); hits[i].Phrase {
+		if hits[i].Phrase = slices.Contains(phrased, hits[i].Key+" "+hits[i].Owner); hits[i].Phrase {
 			out = append(out, hits[i])
 		}
 	}
@@ -352,7 +371,9 @@ func (db *DB) phraseFirst(ctx context.Context, hits []Hit, tokens []string) ([]H
 // readHits reads the chunks of hits (which hold only keys and ranks), as
 // the role, through row-level security again, keeping their order.
 func (db *DB) readHits(ctx context.Context, hits []Hit) ([]Hit, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+chunkColumns+` FROM chunks WHERE key = ANY($1)`, hitKeys(hits))
+	keys, owners := hitKeys(hits)
+	rows, err := db.pool.Query(ctx, `SELECT `+chunkColumns+` FROM chunks
+		WHERE (key, owner) IN (SELECT * FROM unnest($1::text[], $2::name[]))`, keys, owners)
 	if err != nil {
 		return nil, describe(err)
 	}
@@ -362,7 +383,7 @@ func (db *DB) readHits(ctx context.Context, hits []Hit) ([]Hit, error) {
 	}
 	out := make([]Hit, 0, len(hits))
 	for _, h := range hits {
-		if i := slices.IndexFunc(read, func(c Owned) bool { return c.Key == h.Key }); i >= 0 {
+		if i := slices.IndexFunc(read, func(c Owned) bool { return c.Key == h.Key && c.Owner == h.Owner }); i >= 0 {
 			h.Chunk, h.Owner = read[i].Chunk, read[i].Owner
 			out = append(out, h)
 		}
@@ -370,12 +391,13 @@ func (db *DB) readHits(ctx context.Context, hits []Hit) ([]Hit, error) {
 	return out, nil
 }
 
-func hitKeys(hits []Hit) []string {
-	keys := make([]string, len(hits))
+// hitKeys are the keys of hits and their owners: a row is known by both.
+func hitKeys(hits []Hit) (keys, owners []string) {
+	keys, owners = make([]string, len(hits)), make([]string, len(hits))
 	for i, h := range hits {
-		keys[i] = h.Key
+		keys[i], owners[i] = h.Key, h.Owner
 	}
-	return keys
+	return keys, owners
 }
 
 // match ranks up to limit chunks holding words (Search): their keys and
@@ -412,7 +434,7 @@ func (db *DB) match(ctx context.Context, q ctxkeep.ChunkQuery, words []searchWor
 	// chunks with the rarest word fill the list.
 	more, err := db.rank(ctx, q, strings.Join(all, " | "), words[0].word, nil, limit)
 	for _, h := range more {
-		if len(hits) < limit && !slices.ContainsFunc(hits, func(x Hit) bool { return x.Key == h.Key }) {
+		if len(hits) < limit && !slices.ContainsFunc(hits, func(x Hit) bool { return x.Key == h.Key && x.Owner == h.Owner }) {
 			hits = append(hits, h)
 		}
 	}
@@ -440,8 +462,10 @@ func (db *DB) weighByRarity(ctx context.Context, hits []Hit, words []searchWord)
 	}
 	b := &pgx.Batch{}
 	b.Queue(`EXPLAIN (FORMAT JSON) SELECT 1 FROM chunks`)
-	b.Queue(`SELECT c.key, w.i::int FROM chunks c, unnest($2::text[]) WITH ORDINALITY AS w(word, i)
-		WHERE c.key = ANY($1) AND c.tsv @@ to_tsquery('english', w.word)`, hitKeys(hits), list)
+	keys, owners := hitKeys(hits)
+	b.Queue(`SELECT c.key || ' ' || c.owner, w.i::int FROM chunks c, unnest($3::text[]) WITH ORDINALITY AS w(word, i)
+		WHERE (c.key, c.owner) IN (SELECT * FROM unnest($1::text[], $2::name[])) AND c.tsv @@ to_tsquery('english', w.word)`,
+		keys, owners, list)
 	res := db.pool.SendBatch(ctx, b)
 	var plan []struct {
 		Plan struct {
@@ -490,7 +514,7 @@ func (db *DB) weighByRarity(ctx context.Context, hits []Hit, words []searchWord)
 	}
 	for i := range hits {
 		sum := 0.0
-		for _, w := range held[hits[i].Key] {
+		for _, w := range held[hits[i].Key+" "+hits[i].Owner] {
 			sum += idf[w]
 		}
 		hits[i].Lexical *= 0.25 + 0.75*sum/total // a hit holds a word at least: never zero
@@ -539,16 +563,16 @@ func ptrs(f []float64) []any {
 // rank runs search_chunks (the migration), which finds and ranks the
 // keys, as a security-definer function that applies the grants itself.
 func (db *DB) rank(ctx context.Context, q ctxkeep.ChunkQuery, all, cand string, paths []string, limit int) ([]Hit, error) {
-	rows, err := db.pool.Query(ctx, `SELECT s.key, s.rank
+	rows, err := db.pool.Query(ctx, `SELECT s.key, s.owner, s.rank
 		FROM search_chunks($1, $2, $3, $4, $5, $6, $7, $8, $9, `+rankWeights+`) s
-		ORDER BY s.rank DESC, s.key`,
+		ORDER BY s.rank DESC, s.key, s.owner`,
 		all, cand, paths, nullText(q.Session), nullText(q.Project), nullText(q.Kind), rankCap, limit, pathBoost)
 	if err != nil {
 		return nil, describe(err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Hit, error) {
 		var h Hit
-		err := r.Scan(&h.Key, &h.Lexical)
+		err := r.Scan(&h.Key, &h.Owner, &h.Lexical)
 		return h, err
 	})
 	return out, describe(err)

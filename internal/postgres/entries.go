@@ -16,10 +16,11 @@ const entryColumns = `id, session_id, tool_use_id, agent_id, tool, input, hash, 
 	exit_code, failures, summary, copy_path, cwd, created_at, last_access, access_count, pin_level, pin_reason`
 
 // upsertEntry writes an entry of a project; the same id again replaces it
-// (a row that is the same is not rewritten).
+// (a row that is the same is not rewritten). The id is the connected
+// role's: another role's row under it is another row.
 const upsertEntry = `INSERT INTO entries (project, ` + entryColumns + `)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-	ON CONFLICT (id) DO UPDATE SET project = EXCLUDED.project, session_id = EXCLUDED.session_id,
+	ON CONFLICT (id, owner) DO UPDATE SET project = EXCLUDED.project, session_id = EXCLUDED.session_id,
 		tool_use_id = EXCLUDED.tool_use_id, agent_id = EXCLUDED.agent_id, tool = EXCLUDED.tool, input = EXCLUDED.input,
 		hash = EXCLUDED.hash, chars = EXCLUDED.chars, lines = EXCLUDED.lines, view_chars = EXCLUDED.view_chars,
 		exit_code = EXCLUDED.exit_code, failures = EXCLUDED.failures, summary = EXCLUDED.summary,
@@ -79,7 +80,10 @@ func (db *DB) Entry(ctx context.Context, id string) (ctxkeep.Entry, error) {
 	if err != nil {
 		return ctxkeep.Entry{}, err
 	}
-	es, err := db.queryEntries(ctx, `WHERE id LIKE $1 ORDER BY id LIMIT 2`, id+"%")
+	// One row per id: the session's (sessionOwner), when several roles
+	// pushed the id.
+	es, err := db.queryEntriesAs(ctx, "DISTINCT ON (id) ", `WHERE id LIKE $1
+		ORDER BY id, owner = `+sessionOwner("entries")+` DESC, owner LIMIT 2`, id+"%")
 	if err != nil {
 		return ctxkeep.Entry{}, err
 	}
@@ -121,7 +125,13 @@ func (db *DB) Entries(ctx context.Context, f ctxkeep.EntryFilter) ([]ctxkeep.Ent
 }
 
 func (db *DB) queryEntries(ctx context.Context, where string, args ...any) ([]ctxkeep.Entry, error) {
-	rows, err := db.pool.Query(ctx, `SELECT `+entryColumns+` FROM entries `+where, args...)
+	return db.queryEntriesAs(ctx, "", where, args...)
+}
+
+// queryEntriesAs is queryEntries with a modifier of the SELECT (DISTINCT
+// ON).
+func (db *DB) queryEntriesAs(ctx context.Context, modifier, where string, args ...any) ([]ctxkeep.Entry, error) {
+	rows, err := db.pool.Query(ctx, `SELECT `+modifier+entryColumns+` FROM entries `+where, args...)
 	if err != nil {
 		return nil, describe(err)
 	}

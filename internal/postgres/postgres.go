@@ -140,8 +140,23 @@ func (db *DB) checkVersion(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if v == 0 {
+		// A schema the role may not use looks empty: say so rather than
+		// ask for an init that was run.
+		var exists, usable bool
+		err := db.pool.QueryRow(ctx, `SELECT true, has_schema_privilege(oid, 'USAGE') FROM pg_namespace WHERE nspname = $1`,
+			db.schema).Scan(&exists, &usable)
+		if err == nil && exists && !usable {
+			return fmt.Errorf("%w: your role may not use schema %q: it is not a member of the team archive (the administrator runs `ctxkeep team grant ROLE PROJECT`, which makes it one)",
+				ErrNotMember, db.schema)
+		}
+	}
 	return versionError(db.schema, v, false)
 }
+
+// ErrNotMember means the connected role is not a member of the team
+// archive: it was never granted a project, or every grant was revoked.
+var ErrNotMember = errors.New("not a member of the team archive")
 
 // versionError explains a schema this binary cannot use.
 func versionError(schema string, v int, migrating bool) error {
@@ -205,7 +220,10 @@ func (db *DB) migrate(ctx context.Context) error {
 
 // describe makes a server's error readable: its message, detail and hint,
 // and, for a connection that failed, which server. It never includes the
-// password (pgconn's messages do not).
+// password (pgconn's messages do not), nor the values of a row: the detail
+// of a constraint violated ("Failing row contains (…)", "Key (…)=(…)")
+// quotes the row, which holds pushed text and an output's bytes, so it
+// gives way to the constraint's name (the message names the table).
 func describe(err error) error {
 	if err == nil {
 		return nil
@@ -213,7 +231,12 @@ func describe(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		msg := pe.Message
-		if pe.Detail != "" {
+		switch {
+		case strings.HasPrefix(pe.Code, "23"): // integrity constraint violation
+			if pe.ConstraintName != "" {
+				msg += " (constraint " + pe.ConstraintName + ")"
+			}
+		case pe.Detail != "":
 			msg += " (" + pe.Detail + ")"
 		}
 		if pe.Hint != "" {

@@ -74,19 +74,30 @@ func TestWhoSeesWhat(t *testing.T) {
 	if ps, err := c.Projects(ctx); err != nil || len(ps) != 1 || ps[0] != "acme/web" {
 		t.Errorf("carol's projects = %v, %v", ps, err)
 	}
-	// Nobody pushes to a project not granted, nor over another's rows; a
-	// refused push keeps nothing.
+	// Nobody pushes to a project not granted; a refused push keeps nothing.
 	if _, err := c.Push(ctx, push("acme/api", "sess-c", "kcccccccccccc", "carol intrudes", "x", true)); postgres.Code(err) != "42501" {
 		t.Errorf("carol pushes to acme/api: %v; want a row-level security refusal", err)
 	}
-	if _, err := b.Push(ctx, push("acme/api", "sess-a", "k0123456789ab", "bob rewrites alice", "y", true)); err == nil {
-		t.Errorf("bob overwrote alice's chunk")
-	}
-	if got, _ := a.TeamChunk(ctx, "k0123456789ab"); !strings.Contains(got.Body, "alice ran") {
-		t.Errorf("alice's chunk after bob's attempt: %q", got.Body)
-	}
 	if counts, err := admin.Counts(ctx, ""); err != nil || counts.Chunks != 1 || counts.Entries != 1 || counts.Sessions != 1 {
-		t.Errorf("after refused pushes the archive holds %+v, %v; want alice's rows only", counts, err)
+		t.Errorf("after a refused push the archive holds %+v, %v; want alice's rows only", counts, err)
+	}
+	// Nobody pushes over another's rows: a push under alice's keys writes
+	// bob's own rows beside hers (keys are unique per owner); reading the
+	// key gives alice's to anyone but bob (the session is hers: she pushed
+	// it first), bob his own.
+	if _, err := b.Push(ctx, push("acme/api", "sess-a", "k0123456789ab", "bob rewrites alice", "y", true)); err != nil {
+		t.Errorf("bob's push under alice's keys: %v; want his own rows", err)
+	}
+	if got, err := b.TeamChunk(ctx, "k0123456789ab"); err != nil || got.Owner != bob {
+		t.Errorf("bob reads the key: %q by %s, %v; want his own row", got.Body, got.Owner, err)
+	}
+	for who, db := range map[string]*postgres.DB{"alice": a, "admin": admin} {
+		if got, err := db.TeamChunk(ctx, "k0123456789ab"); err != nil || !strings.Contains(got.Body, "alice ran") || got.Owner != alice {
+			t.Errorf("%s reads alice's key after bob's push: %q by %s, %v", who, got.Body, got.Owner, err)
+		}
+	}
+	if counts, err := admin.Counts(ctx, ""); err != nil || counts.Chunks != 2 || counts.Entries != 2 || counts.Sessions != 2 {
+		t.Errorf("the archive holds %+v, %v; want alice's rows and bob's", counts, err)
 	}
 	if rm, err := b.Remove(ctx, p.Entries); err == nil || len(rm.Entries) != 0 {
 		t.Errorf("bob removed alice's output: %+v, %v", rm, err)

@@ -48,7 +48,8 @@ type Pushed struct {
 // security refuses the rest, and nothing of the transaction is kept).
 // Pushing the same thing again writes nothing new: chunks are keyed by
 // their stable key and rewritten only when changed, entries by their id,
-// blobs by their content's hash. Rows are written in key order, so that
+// blobs by their content's hash. Keys are the role's own: what another
+// role wrote under the same keys is theirs and changes nothing here. Rows are written in key order, so that
 // concurrent pushes sharing outputs take their locks in the same order and
 // cannot deadlock.
 func (db *DB) Push(ctx context.Context, p Push) (Pushed, error) {
@@ -60,7 +61,7 @@ func (db *DB) Push(ctx context.Context, p Push) (Pushed, error) {
 		sortBy(sessions, func(s Session) string { return s.ID })
 		for _, s := range sessions {
 			b.Queue(`INSERT INTO sessions (id, project, first_seen, last_seen) VALUES ($1, $2, $3, $4)
-				ON CONFLICT (id) DO UPDATE SET project = EXCLUDED.project,
+				ON CONFLICT (id, owner) DO UPDATE SET project = EXCLUDED.project,
 					first_seen = least(sessions.first_seen, EXCLUDED.first_seen),
 					last_seen = greatest(sessions.last_seen, EXCLUDED.last_seen)
 				WHERE (sessions.project, sessions.first_seen, sessions.last_seen) IS DISTINCT FROM
@@ -106,8 +107,9 @@ func (db *DB) Push(ctx context.Context, p Push) (Pushed, error) {
 			ids[i] = s.ID
 		}
 		_, err = tx.Exec(ctx, `UPDATE sessions s SET chunks = n.count
-			FROM (SELECT session_id, count(*) AS count FROM chunks WHERE session_id = ANY($1) GROUP BY session_id) n
-			WHERE s.id = n.session_id AND s.chunks <> n.count`, ids)
+			FROM (SELECT session_id, count(*) AS count FROM chunks WHERE session_id = ANY($1) AND owner = current_user
+				GROUP BY session_id) n
+			WHERE s.id = n.session_id AND s.owner = current_user AND s.chunks <> n.count`, ids)
 		return describe(err)
 	})
 	return out, err
@@ -153,11 +155,13 @@ func (db *DB) TeamChunk(ctx context.Context, key string) (Owned, error) {
 	return db.ownedChunk(ctx, key)
 }
 
-// Session returns a session the role may read.
+// Session returns a session the role may read: its own, else the one
+// pushed first under that id.
 func (db *DB) Session(ctx context.Context, id string) (Session, error) {
 	var s Session
 	var first, last *time.Time
-	err := db.pool.QueryRow(ctx, `SELECT id, owner, project, first_seen, last_seen, chunks FROM sessions WHERE id = $1`, id).
+	err := db.pool.QueryRow(ctx, `SELECT id, owner, project, first_seen, last_seen, chunks FROM sessions WHERE id = $1
+		ORDER BY owner = current_user DESC, pushed_at, owner LIMIT 1`, id).
 		Scan(&s.ID, &s.Owner, &s.Project, &first, &last, &s.Chunks)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return s, ctxkeep.Errorf(ctxkeep.ErrNotFound, "no session %s in the team archive", id)

@@ -33,10 +33,14 @@ func File(t testing.TB, rel string) string {
 	return p
 }
 
-// Path is the absolute path of rel under shared/data: the shared folder
-// beside the repository, or beside a folder holding it (a git worktree at
-// <work>/wt/NAME shares <work>/shared with the main checkout).
+// Path is the absolute path of rel under shared/data: where
+// CTXKEEP_SHARED_DATA says, else the shared folder beside the repository,
+// or beside a folder holding it (a git worktree at <work>/wt/NAME shares
+// <work>/shared with the main checkout).
 func Path(rel string) string {
+	if dir := os.Getenv("CTXKEEP_SHARED_DATA"); dir != "" {
+		return filepath.Join(dir, rel)
+	}
 	_, file, _, _ := runtime.Caller(0) // <repo>/internal/realdata/realdata.go
 	repo := filepath.Join(filepath.Dir(file), "..", "..")
 	first := filepath.Join(repo, "..", "shared", "data")

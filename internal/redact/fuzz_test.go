@@ -9,23 +9,39 @@ import (
 )
 
 // planted are secrets as they appear in text, each with the part that
-// must never come out.
-var planted = []struct{ text, secret string }{
-	{awsID, awsID},
-	{"aws_secret_access_key=" + awsSecret, awsSecret},
-	{ghToken, ghToken},
-	{ghPAT, ghPAT},
-	{glToken, glToken},
-	{slackTok, slackTok},
-	{antKey, antKey},
-	{openaiOld, openaiOld},
-	{openaiProj, openaiProj},
-	{gKey, gKey},
-	{stripeKey, stripeKey},
-	{jwtTok, jwtTok},
-	{pemKey, redacttest.PEMBody},
-	{"https://h.io/cb?client_secret=Qm9vZ2llV29vZ2ll", "Qm9vZ2llV29vZ2ll"},
-	{"mysql://root:Sup3rS3cretPw@127.0.0.1/db", "Sup3rS3cretPw"},
+// must never come out: a few here, and every format of the corpus.
+var planted = append(corpusPlanted(), []planting{
+	{text: awsID, secret: awsID},
+	{text: "aws_secret_access_key=" + awsSecret, secret: awsSecret},
+	{text: ghToken, secret: ghToken},
+	{text: ghPAT, secret: ghPAT},
+	{text: glToken, secret: glToken},
+	{text: slackTok, secret: slackTok},
+	{text: antKey, secret: antKey},
+	{text: openaiOld, secret: openaiOld},
+	{text: openaiProj, secret: openaiProj},
+	{text: gKey, secret: gKey},
+	{text: stripeKey, secret: stripeKey},
+	{text: jwtTok, secret: jwtTok},
+	{text: pemKey, secret: redacttest.PEMBody},
+	{text: "https://h.io/cb?client_secret=Qm9vZ2llV29vZ2ll", secret: "Qm9vZ2llV29vZ2ll"},
+	{text: "mysql://root:Sup3rS3cretPw@127.0.0.1/db", secret: "Sup3rS3cretPw"},
+}...)
+
+// planting is a secret as it appears in text, with the part that must
+// never come out. line: it is recognised only as a line of its own (a
+// value a configuration line assigns), so it is planted between newlines.
+type planting struct {
+	text, secret string
+	line         bool
+}
+
+func corpusPlanted() []planting {
+	var out []planting
+	for _, f := range redacttest.Corpus() {
+		out = append(out, planting{f.Text, f.Secret, f.Kind == Password || f.Kind == Secret})
+	}
+	return out
 }
 
 // FuzzString: whatever surrounds a planted secret (it standing apart, as
@@ -47,13 +63,16 @@ func FuzzString(f *testing.F) {
 			if !Contains(text) && got != text {
 				t.Fatalf("changed text without a secret: %q → %q", text, got)
 			}
+			if again := String(got); again != got {
+				t.Fatalf("redacting twice changes it again: %q → %q → %q", text, got, again)
+			}
 		}
 		p := planted[int(which)%len(planted)]
 		if strings.Contains(before, p.secret) || strings.Contains(after, p.secret) {
 			return // the secret is in the text around it too, where nothing says it is one
 		}
 		sep := " "
-		if newline {
+		if newline || p.line {
 			sep = "\n"
 		}
 		text := before + sep + p.text + sep + after

@@ -10,6 +10,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/storetest"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
 var (
@@ -165,5 +166,20 @@ func TestTextsAreTheStepsOwn(t *testing.T) {
 	c := ctxkeep.Chunk{SessionID: "session-a", Body: "body", Meta: ctxkeep.Meta{Entries: []string{theirs.ID, ours.ID}}}
 	if got := strings.Join(Texts(ctx, st, c), "|"); got != "body|A's line" {
 		t.Errorf("Texts = %q", got)
+	}
+}
+
+// A snippet comes from the exact stored outputs too: it shows none of the
+// secrets they hold, whether the query names a word beside one or the
+// secret itself (a PEM block's body line is redacted with its block).
+func TestSnippetRedacts(t *testing.T) {
+	for _, f := range redacttest.Corpus() {
+		output := strings.Repeat("noise line\n", 20) + "canary line: " + f.Text + "\nafter\n"
+		for _, query := range []string{"canary", f.Secret, strings.SplitN(f.Secret, "\n", 2)[0]} {
+			got := Snippet([]string{"→ Bash: cat creds", output}, query)
+			if strings.Contains(got, f.Secret) || strings.Contains(got, strings.SplitN(f.Secret, "\n", 2)[0]) {
+				t.Errorf("%s: Snippet(%.40q) = %q", f.Name, query, got)
+			}
+		}
 	}
 }

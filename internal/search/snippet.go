@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -19,7 +20,8 @@ const (
 
 // Snippet is what a hit shows of itself: the lines of texts that match
 // query best, as a terminal would show them (no colour codes or other
-// control characters), in their order, each cut around its first match.
+// control characters, secrets redacted), in their order, each cut around
+// its first match.
 // Lines holding the whole query as a phrase are shown alone; otherwise a
 // line scores by the query's words it holds, each weighing more the fewer
 // lines hold it, and the lines scoring at least a third of the best are
@@ -40,6 +42,7 @@ func Snippet(texts []string, query string) string {
 	var lines []line
 	holders := make([]int, len(words))
 	for _, t := range texts {
+		t = redact.String(t) // whole, before its lines: a PEM block spans several
 		for raw := range strings.Lines(t) {
 			l := line{text: printable(raw), has: make([]bool, len(words)), pos: len(lines)}
 			lt, any := text.Tokens(l.text), false

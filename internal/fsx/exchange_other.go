@@ -1,0 +1,5 @@
+//go:build !linux
+
+package fsx
+
+func exchange(from, to string, existed bool) error { return errNoExchange }
