@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 	"github.com/ctxkeep/ctxkeep/internal/storetest"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
-	"github.com/ctxkeep/ctxkeep/internal/redact/redacttest"
 )
 
 var (
