@@ -1,6 +1,10 @@
 package ctxkeep
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Outcomes of a hook call.
 const (
@@ -36,9 +40,31 @@ type LargeOutput struct {
 	Chars   int    `json:"chars"`
 }
 
-// EventSink records hook calls. Append must be cheap (it runs on every
-// hook call) and safe for many processes at once; a record appended is
-// never lost or split, and lands in the index exactly once.
+// EventSink records hook calls: the hooks append to it, and the index
+// ingests what it holds (EventIndex.IngestJournals). Append must be cheap
+// (it runs on every hook call) and safe for many processes at once; a
+// record appended is never lost or split, and lands in the index exactly
+// once. internal/journal implements it.
 type EventSink interface {
 	Append(session string, e Event) error
+}
+
+// ValidSessionID reports whether id is safe to use as a file name: the
+// clients' ids are UUIDs; anything with a path separator, a leading dot or
+// odd characters is refused, so hook input can never name a path outside
+// ctxkeep's folders.
+func ValidSessionID(id string) error {
+	if id == "" || len(id) > 128 || id[0] == '.' || id[0] == '-' {
+		return fmt.Errorf("invalid session id %q", id)
+	}
+	for _, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
+		if !ok {
+			return fmt.Errorf("invalid session id %q", id)
+		}
+	}
+	if strings.Contains(id, "..") {
+		return fmt.Errorf("invalid session id %q", id)
+	}
+	return nil
 }

@@ -7,10 +7,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep/cmd/internal/backends"
 	"github.com/ctxkeep/ctxkeep/internal/cli"
 )
 
 func main() {
 	start := time.Now()
-	os.Exit(cli.Main(start, cli.System(os.Args[1:])))
+	p := cli.System(os.Args[1:])
+	p.Backends = backends.Local()
+	os.Exit(cli.Main(start, p))
 }

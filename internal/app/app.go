@@ -1,29 +1,42 @@
-// Package app is ctxkeep's composition root: for one run — a hook call or
-// a command — it resolves where ctxkeep's files are, which project the run
-// is about, the effective configuration, and opens the store on first use.
-// It is the one place that knows the concrete backends; hook and cli get
-// everything they need from here, in the same way.
+// Package app is one run of ctxkeep — a hook call or a command: where
+// ctxkeep's files are, which project the run is about, the effective
+// configuration, and the store, opened on first use with the constructor
+// the executable's composition root (cmd/) handed in. It knows no concrete
+// backend: hook, cli and mcp get the root package's interfaces from here.
 package app
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
 	"github.com/ctxkeep/ctxkeep/internal/learned"
 	"github.com/ctxkeep/ctxkeep/internal/project"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
-// Env is what a run takes from its process.
+// Env is what a run takes from its process, and from the composition
+// root that started it.
 type Env struct {
-	Getenv  func(string) string
-	Environ []string
-	Getwd   func() (string, error)
-	Now     func() time.Time
+	Getenv   func(string) string
+	Environ  []string
+	Getwd    func() (string, error)
+	Now      func() time.Time
+	Backends Backends
+}
+
+// Backends build the concrete adapters: the composition root (cmd/) fills
+// them in, the rest of ctxkeep sees only what they return.
+type Backends struct {
+	// OpenLocal opens the local store: the index at indexPath, the blobs
+	// under blobDir, rows stamped by now.
+	OpenLocal func(ctx context.Context, indexPath, blobDir string, mode ctxkeep.OpenMode, now func() time.Time) (ctxkeep.Local, error)
+	// Journal is where hook calls are recorded (journal files under dir).
+	Journal func(dir string) ctxkeep.EventSink
 }
 
 // App is one run of ctxkeep.
@@ -40,7 +53,7 @@ type App struct {
 	// storeMu lets a hook open the store on one goroutine while another
 	// builds what the model sees.
 	storeMu sync.Mutex
-	store   *store.Store
+	store   ctxkeep.Local
 }
 
 // New resolves the folders and the project of a run. Its error is for a
@@ -87,14 +100,18 @@ func (a *App) ConfigValues() (*config.Config, []config.Value, error) {
 }
 
 // Store opens the store on first use, in mode: the hook path opens an
-// existing index and never migrates (store.Existing); commands create and
-// migrate it (store.Migrate), or, for dry runs, only read (store.ReadOnly).
-// Safe for concurrent use: a second caller waits for the first's open.
-func (a *App) Store(ctx context.Context, mode store.Mode) (*store.Store, error) {
+// existing index and never migrates (ctxkeep.OpenExisting); commands
+// create and migrate it (OpenMigrate), or, for dry runs, only read
+// (OpenReadOnly). Safe for concurrent use: a second caller waits for the
+// first's open.
+func (a *App) Store(ctx context.Context, mode ctxkeep.OpenMode) (ctxkeep.Local, error) {
 	a.storeMu.Lock()
 	defer a.storeMu.Unlock()
 	if a.store == nil {
-		st, err := store.Open(ctx, a.Dirs.IndexDB(), a.Dirs.Blobs(), mode, a.Now)
+		if a.Backends.OpenLocal == nil {
+			return nil, errNoBackend
+		}
+		st, err := a.Backends.OpenLocal(ctx, a.Dirs.IndexDB(), a.Dirs.Blobs(), mode, a.Now)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +126,7 @@ func (a *App) Store(ctx context.Context, mode store.Mode) (*store.Store, error) 
 // learned file's lock on the hot path. Whoever indexes a line learns from
 // it, so a command is learned once, by a hook at the end of a turn or by a
 // command run meanwhile.
-func (a *App) Ingest(ctx context.Context, st *store.Store, session string) (store.Ingested, error) {
+func (a *App) Ingest(ctx context.Context, st ctxkeep.EventIndex, session string) (ctxkeep.Ingested, error) {
 	res, err := st.IngestJournals(ctx, a.Dirs.Journals(), session)
 	if len(res.Large) > 0 {
 		if lerr := learned.RecordAll(a.Dirs.Learned(), res.Large, a.Now()); err == nil {
@@ -120,7 +137,7 @@ func (a *App) Ingest(ctx context.Context, st *store.Store, session string) (stor
 }
 
 // Opened is the store if it was opened (or is being opened), else nil.
-func (a *App) Opened() *store.Store {
+func (a *App) Opened() ctxkeep.Local {
 	a.storeMu.Lock()
 	defer a.storeMu.Unlock()
 	return a.store
@@ -135,3 +152,20 @@ func (a *App) Close() {
 		a.store = nil
 	}
 }
+
+// errNoBackend is what a run gets from a composition root that gave it no
+// store: a bug of the executable, not of the user's files.
+var errNoBackend = errors.New("this executable has no local store (a composition root gave none)")
+
+// Journal is the sink hook calls are recorded in.
+func (a *App) Journal() ctxkeep.EventSink {
+	if a.Backends.Journal == nil {
+		return discard{}
+	}
+	return a.Backends.Journal(a.Dirs.Journals())
+}
+
+// discard records nothing: for an executable without a journal.
+type discard struct{}
+
+func (discard) Append(string, ctxkeep.Event) error { return nil }

@@ -13,11 +13,7 @@ import (
 
 // Temp is a temporary file an interrupted Put left in a fan-out folder
 // (".<name>.zst.tmp-<random>"): garbage, never read.
-type Temp struct {
-	Path    string    `json:"path"`
-	Size    int64     `json:"bytes"`
-	ModTime time.Time `json:"written_at"`
-}
+type Temp = ctxkeep.TempFile
 
 // WalkTemps calls fn for every leftover temporary file. A Put in progress
 // has one too: callers remove only those older than any Put can take.

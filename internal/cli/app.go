@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/ctxkeep/ctxkeep"
 	ctxapp "github.com/ctxkeep/ctxkeep/internal/app"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/dirs"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // app is one CLI run: the process, and the composition root's view of it
@@ -24,7 +24,7 @@ type app struct {
 // env is the composition root of this run.
 func (a *app) env() (*ctxapp.App, error) {
 	if a.root == nil {
-		r, err := ctxapp.New(ctxapp.Env{Getenv: a.Getenv, Environ: a.Environ, Getwd: a.Getwd, Now: a.Now})
+		r, err := ctxapp.New(a.hookEnv())
 		if err != nil {
 			return nil, hint(err, "set HOME or CTXKEEP_HOME")
 		}
@@ -75,12 +75,12 @@ func (a *app) config() (*config.Config, []config.Value, error) {
 
 // openStore opens the blob store and the index, creating and migrating the
 // index as needed: any CLI command prepares the store for the hooks.
-func (a *app) openStore(ctx context.Context) (*store.Store, error) {
+func (a *app) openStore(ctx context.Context) (ctxkeep.Local, error) {
 	r, err := a.env()
 	if err != nil {
 		return nil, err
 	}
-	return r.Store(ctx, store.Migrate)
+	return r.Store(ctx, ctxkeep.OpenMigrate)
 }
 
 func (a *app) close() {

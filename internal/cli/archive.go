@@ -10,7 +10,6 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/project"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -98,7 +97,7 @@ func (o *archiveOptions) run(ctx context.Context, a *app, paths []string) error 
 	return nil
 }
 
-func archiveAll(ctx context.Context, a *app, st *store.Store, paths []string) archiveReport {
+func archiveAll(ctx context.Context, a *app, st ctxkeep.Local, paths []string) archiveReport {
 	r := archiveReport{Archived: []archived{}}
 	p := a.progress()
 	defer p.Done()
@@ -131,7 +130,7 @@ func (r archiveReport) print(a *app) {
 	a.tip("search them with `ctxkeep search --all WORDS`")
 }
 
-func archiveOne(ctx context.Context, st *store.Store, path string) archived {
+func archiveOne(ctx context.Context, st ctxkeep.Local, path string) archived {
 	abs, _ := filepath.Abs(path)
 	if r, ok := archiveCodex(ctx, st, abs); ok {
 		return r

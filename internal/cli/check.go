@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/progress"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -35,10 +35,10 @@ type checkOptions struct{ repair, json bool }
 
 // checkReport is `ctxkeep check --json`.
 type checkReport struct {
-	OK       bool            `json:"ok"` // nothing wrong is left
-	Report   store.Report    `json:"report"`
-	Repaired *store.Repaired `json:"repaired,omitempty"`
-	After    *store.Report   `json:"after,omitempty"` // the check again, after repairing
+	OK       bool                 `json:"ok"` // nothing wrong is left
+	Report   ctxkeep.CheckReport  `json:"report"`
+	Repaired *ctxkeep.Repaired    `json:"repaired,omitempty"`
+	After    *ctxkeep.CheckReport `json:"after,omitempty"` // the check again, after repairing
 	// CopyTemps counts the temporary files of readable copies whose write
 	// was interrupted, in the sessions' tool-results folders: garbage.
 	CopyTemps int `json:"copy_temp_files,omitempty"`
@@ -69,7 +69,7 @@ func (o *checkOptions) run(ctx context.Context, a *app, pos []string) error {
 	return nil
 }
 
-func (o *checkOptions) result(ctx context.Context, a *app, st *store.Store) (checkReport, error) {
+func (o *checkOptions) result(ctx context.Context, a *app, st ctxkeep.Local) (checkReport, error) {
 	p := a.progress()
 	defer p.Done()
 	ctx = progress.With(ctx, p)

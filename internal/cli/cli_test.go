@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
 )
 
 // sandbox is a HOME of its own for in-process runs of the CLI.
@@ -47,6 +49,7 @@ func (s *sandbox) run(tty bool, stdin string, args ...string) result {
 		Getwd:      func() (string, error) { return s.home, nil },
 		Executable: func() (string, error) { return "/usr/local/bin/ctxkeep", nil },
 		Now:        time.Now, StdoutTTY: tty, StderrTTY: tty,
+		Backends: storetest.Backends(),
 	}
 	code := Main(time.Now(), p)
 	return result{code, out.String(), errOut.String()}

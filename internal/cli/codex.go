@@ -15,7 +15,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/project"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
@@ -247,7 +246,7 @@ func (a *app) codexTranscripts() ([]string, error) {
 // archiveCodex archives one Codex rollout: its session and its project
 // (the git root of the folder it worked in, as the hooks name it) are in
 // its first line.
-func archiveCodex(ctx context.Context, st *store.Store, abs string) (archived, bool) {
+func archiveCodex(ctx context.Context, st ctxkeep.Local, abs string) (archived, bool) {
 	meta, err := codex.ReadMeta(abs)
 	if err != nil {
 		return archived{}, false

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
@@ -384,7 +383,7 @@ func fail(c check, detail, hint string) check {
 }
 
 // problemsOf says what is wrong with the store, briefly.
-func problemsOf(r store.Report) string {
+func problemsOf(r ctxkeep.CheckReport) string {
 	var out []string
 	add := func(n int, what string) {
 		if n > 0 {

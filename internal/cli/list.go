@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -62,7 +61,7 @@ func (o *listOptions) run(ctx context.Context, a *app, pos []string) error {
 	return nil
 }
 
-func (o *listOptions) result(ctx context.Context, a *app, st *store.Store) (listResult, error) {
+func (o *listOptions) result(ctx context.Context, a *app, st ctxkeep.Local) (listResult, error) {
 	var r listResult
 	if !o.all {
 		s, err := a.pickSession(ctx, st, o.session)
@@ -96,7 +95,7 @@ func (r listResult) print(a *app) {
 
 // pickSession resolves a session id or prefix among those with entries;
 // "" means the one with the latest entry.
-func (a *app) pickSession(ctx context.Context, st *store.Store, id string) (string, error) {
+func (a *app) pickSession(ctx context.Context, st ctxkeep.Local, id string) (string, error) {
 	ids, err := st.EntrySessions(ctx)
 	if err != nil {
 		return "", err

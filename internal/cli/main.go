@@ -43,6 +43,9 @@ type Process struct {
 	Getwd      func() (string, error)
 	Executable func() (string, error)
 	Now        func() time.Time
+	// Backends build the concrete adapters: the composition root
+	// (cmd/ctxkeep) gives them.
+	Backends ctxapp.Backends
 	// StdoutTTY and StderrTTY say whether stdout and stderr are terminals:
 	// table headers and closing hints are only printed to a terminal,
 	// progress only drawn on one.
@@ -104,7 +107,7 @@ func hookAgent(args []string) string {
 }
 
 func (p Process) hookEnv() ctxapp.Env {
-	return ctxapp.Env{Getenv: p.Getenv, Environ: p.Environ, Getwd: p.Getwd, Now: p.Now}
+	return ctxapp.Env{Getenv: p.Getenv, Environ: p.Environ, Getwd: p.Getwd, Now: p.Now, Backends: p.Backends}
 }
 
 // dispatch finds the command and runs it.

@@ -8,7 +8,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/mcp"
 	"github.com/ctxkeep/ctxkeep/internal/postgres"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 var mcpCmd = &command{
@@ -51,7 +50,7 @@ func (a *app) storeForCall(ctx context.Context) (mcp.Store, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := r.Store(ctx, store.Migrate)
+	st, err := r.Store(ctx, ctxkeep.OpenMigrate)
 	if err != nil {
 		return nil, nil, err
 	}

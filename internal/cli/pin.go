@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -102,7 +101,7 @@ func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason 
 }
 
 // pinTarget resolves an entry id, a unique prefix, or "last".
-func (a *app) pinTarget(ctx context.Context, st *store.Store, id string) (ctxkeep.Entry, error) {
+func (a *app) pinTarget(ctx context.Context, st ctxkeep.Local, id string) (ctxkeep.Entry, error) {
 	if id == "last" {
 		es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: a.Getenv("CLAUDE_CODE_SESSION_ID"), Latest: true, Limit: 1})
 		if err == nil && len(es) == 0 {

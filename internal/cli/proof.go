@@ -9,7 +9,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -21,7 +20,7 @@ import (
 // It reports whether any verdict was stored. A transcript that cannot be
 // read leaves them unchecked, and says so in the log only: the figures
 // then name them as such.
-func (a *app) prove(ctx context.Context, st *store.Store, session, transcript string) bool {
+func (a *app) prove(ctx context.Context, st ctxkeep.Local, session, transcript string) bool {
 	if transcript == "" {
 		return false
 	}

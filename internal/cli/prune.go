@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -60,13 +60,13 @@ type pruneOptions struct {
 
 // pruneReport is `ctxkeep prune --json`.
 type pruneReport struct {
-	DryRun  bool          `json:"dry_run"`
-	Plan    *prune.Plan   `json:"plan"`
-	Garbage store.Garbage `json:"garbage"`
-	Spool   []prune.File  `json:"spool_files"`
-	Copies  []prune.File  `json:"copy_temp_files"` // of readable copies whose write was interrupted
-	Frees   int64         `json:"frees_bytes"`     // stored bytes of blobs, plus garbage files
-	Removed *prune.Result `json:"removed,omitempty"`
+	DryRun  bool            `json:"dry_run"`
+	Plan    *prune.Plan     `json:"plan"`
+	Garbage ctxkeep.Garbage `json:"garbage"`
+	Spool   []prune.File    `json:"spool_files"`
+	Copies  []prune.File    `json:"copy_temp_files"` // of readable copies whose write was interrupted
+	Frees   int64           `json:"frees_bytes"`     // stored bytes of blobs, plus garbage files
+	Removed *prune.Result   `json:"removed,omitempty"`
 
 	softPins bool
 }
@@ -155,8 +155,8 @@ func (o *pruneOptions) run(ctx context.Context, a *app, pos []string) error {
 }
 
 // pruneStore opens the store; for a dry run, read-only, so that not a byte
-// of it changes (store.ReadOnly).
-func (a *app) pruneStore(ctx context.Context, dryRun bool) (*store.Store, error) {
+// of it changes (ctxkeep.OpenReadOnly).
+func (a *app) pruneStore(ctx context.Context, dryRun bool) (ctxkeep.Local, error) {
 	if !dryRun {
 		return a.openStore(ctx)
 	}
@@ -164,7 +164,7 @@ func (a *app) pruneStore(ctx context.Context, dryRun bool) (*store.Store, error)
 	if err != nil {
 		return nil, err
 	}
-	st, err := r.Store(ctx, store.ReadOnly)
+	st, err := r.Store(ctx, ctxkeep.OpenReadOnly)
 	if err != nil {
 		return nil, hint(err, "run `ctxkeep install` (or any command without --dry-run) to create or migrate the store")
 	}
@@ -173,7 +173,7 @@ func (a *app) pruneStore(ctx context.Context, dryRun bool) (*store.Store, error)
 
 // runPrunePlan removes what the report plans, and keeps in it what was
 // actually removed.
-func (a *app) runPrunePlan(ctx context.Context, st *store.Store, r *pruneReport) error {
+func (a *app) runPrunePlan(ctx context.Context, st ctxkeep.Local, r *pruneReport) error {
 	res, err := prune.Run(ctx, st, r.Plan)
 	r.Removed = &res
 	if d, derr := a.dirs(); derr == nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/replay"
 	"github.com/ctxkeep/ctxkeep/internal/sample"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -74,7 +73,7 @@ func (a *app) storedOriginals(ctx context.Context) (*originals, error) {
 	if _, err := os.Stat(r.Dirs.IndexDB()); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // nothing recorded on this machine
 	}
-	st, err := r.Store(ctx, store.ReadOnly)
+	st, err := r.Store(ctx, ctxkeep.OpenReadOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +83,7 @@ func (a *app) storedOriginals(ctx context.Context) (*originals, error) {
 // originals reads a session's entries once, then the blobs asked for.
 type originals struct {
 	ctx      context.Context
-	st       *store.Store
+	st       ctxkeep.Local
 	sessions map[string]map[string]ctxkeep.Entry // session → tool_use_id → entry
 	err      error                               // the first query that failed
 }

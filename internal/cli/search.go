@@ -10,7 +10,6 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -121,7 +120,7 @@ func (o *searchOptions) run(ctx context.Context, a *app, words []string) error {
 	return nil
 }
 
-func (o *searchOptions) result(ctx context.Context, a *app, st *store.Store, query string) (searchReport, error) {
+func (o *searchOptions) result(ctx context.Context, a *app, st ctxkeep.Local, query string) (searchReport, error) {
 	r := searchReport{Query: query, Scope: "project", Results: []searchResult{}}
 	q := search.Query{Text: query, Limit: o.limit}
 	signals := search.Signals{Now: a.Now()}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -78,7 +77,7 @@ func (o *statsOptions) run(ctx context.Context, a *app, pos []string) error {
 	return nil
 }
 
-func (o *statsOptions) result(ctx context.Context, a *app, st *store.Store) (statsReport, error) {
+func (o *statsOptions) result(ctx context.Context, a *app, st ctxkeep.Local) (statsReport, error) {
 	var r statsReport
 	d, err := a.dirs()
 	if err != nil {

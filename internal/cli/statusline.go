@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -172,7 +172,10 @@ func (a *app) keptOut(ctx context.Context, indexPath, session string, last *watc
 	if last != nil && last.Stamp == stamp {
 		return last
 	}
-	st, err := store.Open(ctx, indexPath, "", store.Existing, a.Now)
+	if a.Backends.OpenLocal == nil {
+		return last
+	}
+	st, err := a.Backends.OpenLocal(ctx, indexPath, "", ctxkeep.OpenExisting, a.Now)
 	if err != nil {
 		return last
 	}

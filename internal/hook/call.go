@@ -9,8 +9,6 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/config"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // Call is one hook invocation as handlers see it. Stores are opened lazily:
@@ -33,8 +31,8 @@ type Call struct {
 // Store opens the store on first use. It never migrates: an index that is
 // missing or from another version fails the call (fail open) until
 // `ctxkeep install` or any CLI command migrates it.
-func (c *Call) Store() (*store.Store, error) {
-	return c.App.Store(context.Background(), store.Existing)
+func (c *Call) Store() (ctxkeep.Local, error) {
+	return c.App.Store(context.Background(), ctxkeep.OpenExisting)
 }
 
 // close ends the call's use of the index. Closing checkpoints the WAL into
@@ -66,7 +64,7 @@ const maxWAL = 1 << 20
 // record appends this call to the session's journal.
 func (c *Call) record(start time.Time, outcome string) error {
 	ev := c.Event
-	return journal.Append(c.Dirs.Journals(), ev.SessionID, ctxkeep.Event{
+	return c.Journal().Append(ev.SessionID, ctxkeep.Event{
 		Time:       start.UTC(),
 		Event:      ev.HookEventName,
 		Tool:       ev.ToolName,

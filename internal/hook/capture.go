@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ctxkeep/ctxkeep"
 	"io"
 	"io/fs"
 	"os"
@@ -15,7 +16,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/learned"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -160,7 +160,7 @@ func readSpec(spool string) (captureSpec, error) {
 	if err := json.Unmarshal(data, &spec); err != nil {
 		return spec, fmt.Errorf("spool %s: %w", spool, err)
 	}
-	if err := journal.ValidSessionID(spec.SessionID); err != nil {
+	if err := ctxkeep.ValidSessionID(spec.SessionID); err != nil {
 		return spec, fmt.Errorf("spool %s: %w", spool, err)
 	}
 	if err := validToolUseID(spec.ToolUseID); err != nil {

@@ -25,7 +25,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fastjson"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
 )
 
@@ -138,7 +137,7 @@ func decode(payload []byte) (*Event, error) {
 	if ev.HookEventName == "" {
 		return nil, errors.New("payload has no hook_event_name")
 	}
-	if err := journal.ValidSessionID(ev.SessionID); err != nil {
+	if err := ctxkeep.ValidSessionID(ev.SessionID); err != nil {
 		return nil, fmt.Errorf("%s: %w", ev.HookEventName, err)
 	}
 	return &ev, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
 	"github.com/ctxkeep/ctxkeep/internal/store"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
 )
 
 const session = "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
@@ -41,10 +42,11 @@ func (f *fixture) env() app.Env {
 		environ = append(environ, k+"="+v)
 	}
 	return app.Env{
-		Getenv:  func(k string) string { return f.vars[k] },
-		Environ: environ,
-		Getwd:   func() (string, error) { return f.home, nil },
-		Now:     time.Now,
+		Getenv:   func(k string) string { return f.vars[k] },
+		Environ:  environ,
+		Getwd:    func() (string, error) { return f.home, nil },
+		Now:      time.Now,
+		Backends: storetest.Backends(),
 	}
 }
 

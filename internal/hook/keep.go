@@ -14,7 +14,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -126,7 +125,7 @@ func recallText(rs []search.Result, budget int, r swap.Retrieval) string {
 // transcript to read: a path that is not an absolute, clean .jsonl path,
 // or a file not written yet. Reading the transcript the client names is
 // safe; ctxkeep never writes beside it here.
-func (c *Call) keepSession() (*store.Store, keep.Session, error) {
+func (c *Call) keepSession() (ctxkeep.Local, keep.Session, error) {
 	path := c.Event.TranscriptPath
 	if !c.Config.Keep.Enabled || !filepath.IsAbs(path) || filepath.Clean(path) != path || filepath.Ext(path) != ".jsonl" {
 		return nil, keep.Session{}, nil

@@ -15,7 +15,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 )
 
@@ -175,7 +174,7 @@ func (c *Call) putOutput(ctx context.Context, it *swap.Item, sessionDir string, 
 			return "", nil
 		}
 	}
-	var staged store.Staged
+	var staged ctxkeep.Staged
 	var putErr, copyErr error
 	var wg sync.WaitGroup
 	wg.Add(2)

@@ -11,7 +11,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -25,25 +24,18 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 )
 
-// ValidSessionID reports whether id is safe to use as a file name: the
-// client's ids are UUIDs; anything with a path separator, a leading dot or
-// odd characters is refused, so hook input can never name a path outside
-// ctxkeep's folders.
-func ValidSessionID(id string) error {
-	if id == "" || len(id) > 128 || id[0] == '.' || id[0] == '-' {
-		return fmt.Errorf("invalid session id %q", id)
-	}
-	for _, r := range id {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
-		if !ok {
-			return fmt.Errorf("invalid session id %q", id)
-		}
-	}
-	if strings.Contains(id, "..") {
-		return fmt.Errorf("invalid session id %q", id)
-	}
-	return nil
-}
+// ValidSessionID reports whether id is safe to use as a file name
+// (ctxkeep.ValidSessionID).
+func ValidSessionID(id string) error { return ctxkeep.ValidSessionID(id) }
+
+// Sink records hook calls in the journal files under Dir: the EventSink
+// the composition root hands to the hooks.
+type Sink struct{ Dir string }
+
+var _ ctxkeep.EventSink = Sink{}
+
+// Append records one hook call of session.
+func (s Sink) Append(session string, e ctxkeep.Event) error { return Append(s.Dir, session, e) }
 
 const ext = ".jsonl"
 

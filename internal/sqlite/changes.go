@@ -8,10 +8,7 @@ import (
 
 // ChunkChange is a chunk with its change number (migration 0006): higher
 // for every chunk written later.
-type ChunkChange struct {
-	Seq int64
-	ctxkeep.Chunk
-}
+type ChunkChange = ctxkeep.Change
 
 // ChunksAfter returns up to limit chunks of the project root (the folder
 // or anything under it) written after change number after, in the order

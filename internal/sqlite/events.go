@@ -11,13 +11,7 @@ import (
 )
 
 // IngestResult counts what IngestJournals moved into the index.
-type IngestResult struct {
-	Events   int // new events indexed
-	BadLines int // journal lines that did not decode (skipped)
-	// Large are the large outputs the new events swapped out, in order:
-	// for the caller to learn from.
-	Large []ctxkeep.LargeOutput
-}
+type IngestResult = ctxkeep.Ingested
 
 // IngestJournals moves new journal lines into the events table, for one
 // session (when session is not empty) or for all. Each journal is read from

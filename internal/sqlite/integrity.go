@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/ctxkeep/ctxkeep"
 	"os"
 	"slices"
 )
@@ -71,12 +72,7 @@ func (db *DB) FTSCommand(ctx context.Context, table, command string) error {
 }
 
 // Optimized is what Optimize did.
-type Optimized struct {
-	FTSTables    []string `json:"fts_tables"`
-	BytesBefore  int64    `json:"bytes_before"` // index.db plus its WAL
-	BytesAfter   int64    `json:"bytes_after"`
-	Checkpointed bool     `json:"checkpointed"` // the whole WAL went into the database
-}
+type Optimized = ctxkeep.Optimized
 
 // Optimize merges every FTS5 index into one b-tree, checkpoints the WAL
 // into the database and truncates it, vacuums the database (rewrites it

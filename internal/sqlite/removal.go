@@ -180,9 +180,9 @@ func (db *DB) StoredBytes(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// SessionsSeen returns when the hooks last saw each session, and its
+// Sessions returns when the hooks last saw each session, and its
 // transcript.
-func (db *DB) SessionsSeen(ctx context.Context) (map[string]ctxkeep.Session, error) {
+func (db *DB) Sessions(ctx context.Context) (map[string]ctxkeep.Session, error) {
 	rows, err := db.sql.QueryContext(ctx, `SELECT id, last_seen, transcript_path FROM sessions`)
 	if err != nil {
 		return nil, err

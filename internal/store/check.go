@@ -10,25 +10,8 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/progress"
 )
 
-// Report is what Check found.
-type Report struct {
-	Rows          int            `json:"rows"`
-	Blobs         int            `json:"blobs"`
-	Missing       []ctxkeep.Hash `json:"missing,omitempty"`    // rows without a blob: a bug
-	Corrupt       []ctxkeep.Hash `json:"corrupt,omitempty"`    // blobs whose bytes do not hash to their name
-	Dangling      []string       `json:"dangling,omitempty"`   // entries (ids) whose blob has no row: a bug
-	Unreferenced  []ctxkeep.Hash `json:"orphans,omitempty"`    // blobs without a row: garbage
-	Temps         int            `json:"temp_files,omitempty"` // temp files of interrupted puts: garbage
-	IndexProblems []string       `json:"index,omitempty"`      // SQLite integrity findings
-	FTSProblems   []string       `json:"fts,omitempty"`        // full-text indexes that fail their integrity check
-	Verified      bool           `json:"verified,omitempty"`   // blob contents were hashed (deep)
-}
-
-// OK reports whether nothing is wrong (garbage is not wrong).
-func (r Report) OK() bool {
-	return len(r.Missing) == 0 && len(r.Corrupt) == 0 && len(r.Dangling) == 0 &&
-		len(r.IndexProblems) == 0 && len(r.FTSProblems) == 0
-}
+// Report is what Check found (ctxkeep.CheckReport).
+type Report = ctxkeep.CheckReport
 
 // Check compares rows and blob files, and looks for entries whose blob has
 // no row. With deep, every blob is read and its hash verified, SQLite runs
@@ -46,7 +29,7 @@ func (s *Store) Check(ctx context.Context, deep bool) (Report, error) {
 	if err := s.checkIndex(ctx, deep, &r); err != nil {
 		return r, err
 	}
-	rows, err := s.index.BlobHashes(ctx)
+	rows, err := s.DB.BlobHashes(ctx)
 	if err != nil {
 		return r, err
 	}
@@ -82,18 +65,18 @@ func (s *Store) Check(ctx context.Context, deep bool) (Report, error) {
 			return r, err
 		}
 	}
-	if r.Missing, err = s.index.ConfirmMissing(ctx, suspects, s.absent); err != nil {
+	if r.Missing, err = s.DB.ConfirmMissing(ctx, suspects, s.absent); err != nil {
 		return r, err
 	}
 	for h := range onDisk {
-		if _, ok, err := s.index.Blob(ctx, h); err != nil {
+		if _, ok, err := s.DB.Blob(ctx, h); err != nil {
 			return r, err
 		} else if !ok {
 			r.Unreferenced = append(r.Unreferenced, h)
 		}
 	}
 	slices.Sort(r.Unreferenced)
-	dangling, err := s.index.DanglingEntries(ctx)
+	dangling, err := s.DB.DanglingEntries(ctx)
 	if err != nil {
 		return r, err
 	}
@@ -108,22 +91,22 @@ func (s *Store) Check(ctx context.Context, deep bool) (Report, error) {
 // integrity_check and every FTS5 table's integrity check.
 func (s *Store) checkIndex(ctx context.Context, deep bool, r *Report) error {
 	if !deep {
-		if err := s.index.QuickCheck(ctx); err != nil {
+		if err := s.DB.QuickCheck(ctx); err != nil {
 			r.IndexProblems = append(r.IndexProblems, err.Error())
 		}
 		return nil
 	}
-	problems, err := s.index.IntegrityCheck(ctx)
+	problems, err := s.DB.IntegrityCheck(ctx)
 	if err != nil {
 		return err
 	}
 	r.IndexProblems = problems
-	tables, err := s.index.FTSTables(ctx)
+	tables, err := s.DB.FTSTables(ctx)
 	if err != nil {
 		return err
 	}
 	for _, t := range tables {
-		if err := s.index.FTSCommand(ctx, t, "integrity-check"); err != nil {
+		if err := s.DB.FTSCommand(ctx, t, "integrity-check"); err != nil {
 			r.FTSProblems = append(r.FTSProblems, err.Error())
 		}
 	}

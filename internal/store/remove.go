@@ -11,31 +11,11 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/blob"
 )
 
-// Garbage is what an interrupted put or removal left behind: temporary
-// files, and blob files without a row.
-type Garbage struct {
-	Temps   []blob.Temp `json:"temp_files,omitempty"`
-	Orphans []Orphan    `json:"orphans,omitempty"`
-}
+// Garbage is what an interrupted put or removal left behind (ctxkeep.Garbage).
+type Garbage = ctxkeep.Garbage
 
 // Orphan is a blob file without a row.
-type Orphan struct {
-	Hash    ctxkeep.Hash `json:"sha256"`
-	Stored  int64        `json:"stored_bytes"`
-	ModTime time.Time    `json:"written_at"`
-}
-
-// Bytes is the disk space the garbage takes.
-func (g Garbage) Bytes() int64 {
-	var n int64
-	for _, t := range g.Temps {
-		n += t.Size
-	}
-	for _, o := range g.Orphans {
-		n += o.Stored
-	}
-	return n
-}
+type Orphan = ctxkeep.Orphan
 
 // FindGarbage lists the temporary files and the blobs without a row
 // written before before. Younger ones may belong to a put in progress
@@ -51,7 +31,7 @@ func (s *Store) FindGarbage(ctx context.Context, before time.Time) (Garbage, err
 	if err != nil {
 		return g, err
 	}
-	rows, err := s.index.BlobHashes(ctx)
+	rows, err := s.DB.BlobHashes(ctx)
 	if err != nil {
 		return g, err
 	}
@@ -90,7 +70,7 @@ func (s *Store) RemoveGarbage(ctx context.Context, g Garbage) (Garbage, error) {
 	for i, o := range g.Orphans {
 		hashes[i], byHash[o.Hash] = o.Hash, o
 	}
-	unlinked, err := s.index.UnlinkUnreferenced(ctx, hashes, s.blobs.Remove)
+	unlinked, err := s.DB.UnlinkUnreferenced(ctx, hashes, s.blobs.Remove)
 	for _, h := range unlinked {
 		done.Orphans = append(done.Orphans, byHash[h])
 	}

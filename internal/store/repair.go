@@ -11,10 +11,7 @@ import (
 )
 
 // Repaired is what Repair did with the problems of a Report.
-type Repaired struct {
-	Fixed   []string `json:"fixed"`
-	Unfixed []string `json:"unfixed"`
-}
+type Repaired = ctxkeep.Repaired
 
 // Repair fixes the problems of r that can be fixed without losing data
 // and describes the others:
@@ -34,10 +31,10 @@ func (s *Store) Repair(ctx context.Context, r Report) (Repaired, error) {
 	unfixed := func(format string, args ...any) { out.Unfixed = append(out.Unfixed, fmt.Sprintf(format, args...)) }
 
 	if len(r.IndexProblems) > 0 {
-		if err := s.index.Reindex(ctx); err != nil {
+		if err := s.DB.Reindex(ctx); err != nil {
 			return out, err
 		}
-		if left, err := s.index.IntegrityCheck(ctx); err != nil {
+		if left, err := s.DB.IntegrityCheck(ctx); err != nil {
 			return out, err
 		} else if len(left) == 0 {
 			fixed("rebuilt the index's b-tree indexes (REINDEX): integrity_check passes")
@@ -47,16 +44,16 @@ func (s *Store) Repair(ctx context.Context, r Report) (Repaired, error) {
 	}
 	for _, p := range r.FTSProblems {
 		table, _, _ := strings.Cut(p, " ")
-		if err := s.index.FTSCommand(ctx, table, "rebuild"); err != nil {
+		if err := s.DB.FTSCommand(ctx, table, "rebuild"); err != nil {
 			unfixed("%s: %v", p, err)
-		} else if err := s.index.FTSCommand(ctx, table, "integrity-check"); err != nil {
+		} else if err := s.DB.FTSCommand(ctx, table, "integrity-check"); err != nil {
 			unfixed("%s: still failing after a rebuild: %v", table, err)
 		} else {
 			fixed("rebuilt the full-text index %s", table)
 		}
 	}
 	for _, h := range append(append([]ctxkeep.Hash{}, r.Missing...), r.Corrupt...) {
-		es, err := s.index.Entries(ctx, ctxkeep.EntryFilter{Hash: h})
+		es, err := s.DB.Entries(ctx, ctxkeep.EntryFilter{Hash: h})
 		if err != nil {
 			return out, err
 		}
@@ -67,7 +64,7 @@ func (s *Store) Repair(ctx context.Context, r Report) (Repaired, error) {
 		}
 	}
 	for _, id := range r.Dangling {
-		e, err := s.index.Entry(ctx, id)
+		e, err := s.DB.Entry(ctx, id)
 		if err != nil {
 			unfixed("entry %s: %v", id, err)
 			continue
@@ -114,7 +111,7 @@ func (s *Store) readd(ctx context.Context, e ctxkeep.Entry) error {
 		return err
 	}
 	info := ctxkeep.Blob{Hash: e.Hash, Size: int64(len(data)), Stored: st}
-	return s.index.AddBlob(ctx, info, s.now(), s.present(e.Hash))
+	return s.DB.AddBlob(ctx, info, s.now(), s.present(e.Hash))
 }
 
 func ids(es []ctxkeep.Entry) string {

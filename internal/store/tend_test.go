@@ -39,7 +39,7 @@ func TestAddEntryRefusedWhenItsBlobWasRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := ctxkeep.Entry{ID: "bbbbbbbbbbbb", SessionID: "s", Tool: "Bash", Hash: info.Hash, CreatedAt: time.Now()}
-	if err := s.index.AddEntry(ctx, e, info, s.present(info.Hash)); !errors.Is(err, ctxkeep.ErrNotFound) {
+	if err := s.DB.AddEntry(ctx, e, info, s.present(info.Hash)); !errors.Is(err, ctxkeep.ErrNotFound) {
 		t.Fatalf("AddEntry after the blob went: %v", err)
 	}
 	if rep, _ := s.Check(ctx, false); !rep.OK() || rep.Rows != 0 {
@@ -69,7 +69,7 @@ func TestRemoveKeepsABlobStoredAgain(t *testing.T) {
 // rawDB opens the index with foreign keys off, to make the damage ctxkeep
 // itself never makes.
 func rawDB(t *testing.T, s *Store) *sql.DB {
-	db, err := sql.Open("sqlite3", "file:"+s.index.Path()+"?_pragma=foreign_keys(0)&_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite3", "file:"+s.DB.Path()+"?_pragma=foreign_keys(0)&_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}

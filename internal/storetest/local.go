@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/app"
+	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -19,4 +22,19 @@ func Local(t testing.TB, dir string) *store.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// Backends are the backends the composition root gives a run, for tests
+// that drive a run in-process (the hooks, the CLI) on the local store.
+func Backends() app.Backends {
+	return app.Backends{
+		OpenLocal: func(ctx context.Context, indexPath, blobDir string, mode ctxkeep.OpenMode, now func() time.Time) (ctxkeep.Local, error) {
+			st, err := store.Open(ctx, indexPath, blobDir, mode, now)
+			if err != nil {
+				return nil, err
+			}
+			return st, nil
+		},
+		Journal: func(dir string) ctxkeep.EventSink { return journal.Sink{Dir: dir} },
+	}
 }

@@ -14,13 +14,12 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
 // Local is what sync reads on this machine: the chunks written past a
 // change number, and the outputs they refer to.
 type Local interface {
-	ChunksAfter(ctx context.Context, root string, after int64, limit int) ([]store.Change, error)
+	ChunksAfter(ctx context.Context, root string, after int64, limit int) ([]ctxkeep.Change, error)
 	Entry(ctx context.Context, id string) (ctxkeep.Entry, error)
 	Open(ctx context.Context, h ctxkeep.Hash) ([]byte, error)
 }
@@ -120,7 +119,7 @@ func Sync(ctx context.Context, local Local, remote Remote, o Options) (Result, e
 // prepare turns a batch of local chunks into a push: redacted, named as
 // the team project, with the outputs the chunks refer to. It returns how
 // many outputs go with their text.
-func prepare(ctx context.Context, local Local, p Project, changes []store.Change, o Options) (postgres.Push, int) {
+func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Change, o Options) (postgres.Push, int) {
 	push := postgres.Push{Project: p.Name}
 	sessions := map[string]*postgres.Session{}
 	var order []string
