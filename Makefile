@@ -8,13 +8,17 @@ BINDIR ?= $(HOME)/.local/bin
 
 install: build
 	mkdir -p $(BINDIR)
+	install -m 0755 bin/ctxkeep-hook $(BINDIR)/ctxkeep-hook
 	install -m 0755 bin/ctxkeep $(BINDIR)/ctxkeep
 	$(BINDIR)/ctxkeep install
 	$(BINDIR)/ctxkeep doctor || true
 	$(BINDIR)/ctxkeep replay
 
+# ctxkeep, and ctxkeep-hook: the lean executable the clients run for
+# hooks (only what hooks use is linked in), which install registers.
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 build:
-	CGO_ENABLED=0 go build -trimpath -o bin/ctxkeep ./cmd/ctxkeep
+	CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/ctxkeep/ctxkeep/internal/hook.Build=$(VERSION)" -o bin/ ./cmd/ctxkeep ./cmd/ctxkeep-hook
 
 test:
 	./scripts/test.sh

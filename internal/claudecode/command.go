@@ -5,13 +5,18 @@ import (
 )
 
 // IsCtxkeepCommand reports whether a hook command line runs ctxkeep's hook
-// handler: its first word names a program called ctxkeep (by any path,
-// quoted or not, with .exe on Windows) and its second word is "hook". This
-// is how ctxkeep finds its own handlers among the user's, whichever binary
-// path registered them.
+// handler: its first word names a program called ctxkeep or ctxkeep-hook
+// (by any path, quoted or not, with .exe on Windows) and its second word
+// is "hook". This is how ctxkeep finds its own handlers among the user's,
+// whichever binary path registered them (handlers registered before the
+// hook executable existed run `ctxkeep hook`, and still work).
 func IsCtxkeepCommand(cmd string) bool {
 	words := shellWords(cmd, 2)
-	return len(words) == 2 && programName(words[0]) == "ctxkeep" && words[1] == "hook"
+	if len(words) != 2 || words[1] != "hook" {
+		return false
+	}
+	name := programName(words[0])
+	return name == "ctxkeep" || name == "ctxkeep-hook"
 }
 
 // CommandProgram returns the program a hook command line runs (its first

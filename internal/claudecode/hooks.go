@@ -19,9 +19,10 @@ type HookSpec struct {
 // Registration is everything ctxkeep registers: one command line, run for
 // each of the hooks.
 type Registration struct {
-	Command string // the full command line, e.g. "'/opt/my tools/ctxkeep' hook"
+	Command string // the full command line, e.g. "'/opt/my tools/ctxkeep-hook' hook"
 	Hooks   []HookSpec
 	MCP     *MCPServer // the MCP server a plugin starts along with the hooks; nil: none
+	CLI     string     // the path of ctxkeep itself (the statusline's command)
 }
 
 // Found is a ctxkeep handler found in a settings file.

@@ -29,7 +29,7 @@ printed, never stored or removed, and SPOOL.out is never read through a symbolic
 			if err != nil {
 				rc = -1 // unknown: the output still goes through
 			}
-			ignoreSIGPIPE() // a reader that went away must not turn the command's status into 141
+			hook.IgnoreSIGPIPE() // a reader that went away must not turn the command's status into 141
 			hook.Capture(a.hookEnv(), args[0], rc, a.Stdout)
 			return nil
 		}

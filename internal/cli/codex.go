@@ -220,14 +220,21 @@ func (a *app) checkCodex(context.Context) check {
 		problems = append(problems, "[features] hooks = false in "+codex.ConfigFile(home)+": Codex runs no hook")
 	}
 	exe, _ := a.Executable()
+	var details, warnings []string
+	programs := map[string]bool{}
 	for _, h := range st.Handlers {
 		prog := claudecode.CommandProgram(h.Command)
 		if info, err := os.Stat(prog); err != nil || info.IsDir() || info.Mode()&0o111 == 0 {
 			problems = append(problems, fmt.Sprintf("%s runs %s, which is not an executable file", h.Event, prog))
 			break
-		} else if exe != "" && !sameFile(prog, exe) {
-			c.Detail = fmt.Sprintf("note: the hooks run %s, not this binary; ", prog)
+		} else if !programs[prog] {
+			programs[prog] = true
+			details, warnings = hookProgram(exe, st.HooksFile, prog, details, warnings)
 		}
+	}
+	problems = append(problems, warnings...)
+	for _, d := range details {
+		c.Detail += d + "; "
 	}
 	if len(problems) > 0 {
 		return fail(c, strings.Join(problems, "; "), "run `ctxkeep install --agent codex`")

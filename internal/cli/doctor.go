@@ -132,6 +132,7 @@ func (a *app) checkHooks(context.Context) check {
 	cfg, _, _ := a.config()
 	exe, _ := a.Executable()
 	var details, problems, warnings, malformed []string
+	programs := map[string]bool{} // the programs the handlers run
 	for _, in := range found {
 		if in.err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", in.path, in.err))
@@ -146,8 +147,9 @@ func (a *app) checkHooks(context.Context) check {
 			prog := claudecode.CommandProgram(h.Command)
 			if st, err := os.Stat(prog); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
 				problems = append(problems, fmt.Sprintf("%s: %s runs %s, which is not an executable file", in.path, h.Event, prog))
-			} else if exe != "" && !sameFile(prog, exe) {
-				details = append(details, fmt.Sprintf("note: %s runs %s, not this binary", in.path, prog))
+			} else if !programs[prog] {
+				programs[prog] = true
+				details, warnings = hookProgram(exe, in.path, prog, details, warnings)
 			}
 			if cfg != nil {
 				warnings = append(warnings, timeoutProblem(in.path, h, cfg.DeadlineFor(h.Event))...)
@@ -181,6 +183,32 @@ func (a *app) checkHooks(context.Context) check {
 	}
 	c.Status = statusOK
 	return c
+}
+
+// hookProgram checks a program the handlers of the settings file at path
+// run: ctxkeep-hook beside this binary, of this binary's version (a stale
+// one runs an older ctxkeep's hooks), or this binary itself (`ctxkeep
+// hook`, which works but starts slower when ctxkeep-hook is there).
+func hookProgram(exe, path, prog string, details, warnings []string) ([]string, []string) {
+	if exe == "" {
+		return details, warnings
+	}
+	hookExe := hookExecutable(exe)
+	switch {
+	case sameFile(prog, exe) && hookExe != exe:
+		details = append(details, fmt.Sprintf("note: %s runs `ctxkeep hook`; `ctxkeep install` registers %s, which starts faster", path, hookExe))
+	case sameFile(prog, exe):
+	case sameFile(prog, hookExe):
+		out, err := exec.Command(prog, "version").Output()
+		if v := strings.TrimSpace(string(out)); err != nil || v != version() {
+			warnings = append(warnings, fmt.Sprintf("%s runs %s, version %q, but ctxkeep is version %q: `make install` installs both from one build", path, prog, v, version()))
+		} else {
+			details = append(details, fmt.Sprintf("hooks run %s (version %s)", prog, v))
+		}
+	default:
+		details = append(details, fmt.Sprintf("note: %s runs %s, not this binary", path, prog))
+	}
+	return details, warnings
 }
 
 // timeoutProblem says when the client would kill a hook before ctxkeep

@@ -245,8 +245,11 @@ func malformedHint(err error, path string) error {
 	return err
 }
 
-// registration is what ctxkeep asks the client to run: this binary's
-// absolute path with "hook", for every event ctxkeep handles.
+// registration is what ctxkeep asks the client to run, for every event
+// ctxkeep handles: the lean hook executable beside this binary
+// (ctxkeep-hook, which `make install` puts there) with "hook", else this
+// binary's absolute path with "hook". Either way the path is absolute, and
+// the MCP server is this binary's.
 func (a *app) registration() (claudecode.Registration, error) {
 	exe, err := a.Executable()
 	if err != nil {
@@ -261,7 +264,7 @@ func (a *app) registration() (claudecode.Registration, error) {
 		return claudecode.Registration{}, err
 	}
 	mcp := claudecode.CtxkeepMCPServer(exe)
-	reg := claudecode.Registration{Command: claudecode.ShellQuote(exe) + " hook", MCP: &mcp}
+	reg := claudecode.Registration{Command: claudecode.ShellQuote(hookExecutable(exe)) + " hook", MCP: &mcp, CLI: exe}
 	for _, ev := range config.HookEvents {
 		reg.Hooks = append(reg.Hooks, claudecode.HookSpec{Event: ev, Timeout: clientTimeout(cfg.DeadlineFor(ev))})
 	}
@@ -400,4 +403,18 @@ func (a *app) installedScopes() []installation {
 		}
 	}
 	return out
+}
+
+// HookExecutable is the lean executable the clients run for hooks
+// (cmd/ctxkeep-hook): it links only what hooks use.
+const HookExecutable = "ctxkeep-hook"
+
+// hookExecutable is the hook executable beside exe when there is one, else
+// exe itself (`ctxkeep hook` runs the same code, in a larger process).
+func hookExecutable(exe string) string {
+	h := filepath.Join(filepath.Dir(exe), HookExecutable+filepath.Ext(exe))
+	if st, err := os.Stat(h); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		return h
+	}
+	return exe
 }

@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strings"
 	"time"
 
 	ctxapp "github.com/ctxkeep/ctxkeep/internal/app"
@@ -72,7 +71,7 @@ func isTerminal(f *os.File) bool {
 
 // Main runs one command and returns the exit code.
 func Main(start time.Time, p Process) int {
-	privateFiles()
+	hook.PrivateFiles()
 	// The hook path comes first and alone: nothing else is initialised
 	// for the call the agent pays for on every event. Only a request for
 	// help is told apart, so that it never runs the hook on empty stdin.
@@ -81,29 +80,13 @@ func Main(start time.Time, p Process) int {
 			printCommandHelp(p.Stdout, lookup("hook"))
 			return exitOK
 		}
-		ignoreSIGPIPE()
-		return hook.MainAgent(start, hookAgent(p.Args[1:]), p.hookEnv(), p.Stdin, p.Stdout)
+		return hook.Command(start, p.Args, p.hookEnv(), p.Stdin, p.Stdout, p.Stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	a := &app{Process: p, jsonOut: wantsJSON(p.Args)}
 	defer a.close()
 	return a.report(dispatch(ctx, a, p.Args))
-}
-
-// hookAgent reads the client from the hook's command line: `hook --agent
-// codex` (or --agent=codex), "" for plain `hook` (Claude Code). No flag
-// package: this is the hot path.
-func hookAgent(args []string) string {
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "--agent="); ok {
-			return v
-		}
-		if a == "--agent" && i+1 < len(args) {
-			return args[i+1]
-		}
-	}
-	return ""
 }
 
 func (p Process) hookEnv() ctxapp.Env {

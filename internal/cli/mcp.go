@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/hook"
 	"github.com/ctxkeep/ctxkeep/internal/mcp"
 	"github.com/ctxkeep/ctxkeep/internal/postgres"
 )
@@ -31,7 +32,7 @@ as a retrieval by the agent. The store is opened for each call only.`,
 			if err := noArgs("mcp", pos); err != nil {
 				return err
 			}
-			ignoreSIGPIPE() // a client that went away must not kill the server mid-write
+			hook.IgnoreSIGPIPE() // a client that went away must not kill the server mid-write
 			o := mcp.Options{Open: a.storeForCall, Project: a.projectDir(), Now: a.Now, Version: version()}
 			if cfg, _, err := a.config(); err == nil {
 				o.AllProjects = cfg.MCP.Scope == config.MCPScopeAll

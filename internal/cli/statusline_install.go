@@ -29,10 +29,10 @@ func (s *statusOptions) edit(out []byte, changed bool, err error) ([]byte, bool,
 	return out2, changed || changed2, err
 }
 
-// prepare works out the statusLine command from the hook command line.
+// prepare works out the statusLine command: ctxkeep's own, beside the
+// hooks it registers.
 func (s *statusOptions) prepare(reg claudecode.Registration) {
-	s.command = claudecode.CommandProgram(reg.Command)
-	s.command = claudecode.ShellQuote(s.command) + " statusline"
+	s.command = claudecode.ShellQuote(reg.CLI) + " statusline"
 }
 
 // report says what the statusLine is now.

@@ -19,7 +19,8 @@ var (
 )
 
 // Path returns the path of a freshly built ctxkeep binary (static, as
-// released). The binary lives until Cleanup.
+// released), with ctxkeep-hook beside it (HookPath). They live until
+// Cleanup.
 func Path(t testing.TB) string {
 	t.Helper()
 	once.Do(func() {
@@ -28,7 +29,10 @@ func Path(t testing.TB) string {
 			return
 		}
 		path = filepath.Join(dir, "ctxkeep")
-		cmd := exec.Command("go", "build", "-o", path, "github.com/ctxkeep/ctxkeep/cmd/ctxkeep")
+		// Both executables, side by side as `make install` puts them:
+		// install registers ctxkeep-hook for the hooks when it is there.
+		cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+			"github.com/ctxkeep/ctxkeep/cmd/ctxkeep", "github.com/ctxkeep/ctxkeep/cmd/ctxkeep-hook")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		var out []byte
 		if out, err = cmd.CombinedOutput(); err != nil {
@@ -40,6 +44,9 @@ func Path(t testing.TB) string {
 	}
 	return path
 }
+
+// HookPath is the path of the hook executable built beside Path.
+func HookPath(t testing.TB) string { return filepath.Join(Dir(t), "ctxkeep-hook") }
 
 // Dir is the folder holding the binary, for PATH.
 func Dir(t testing.TB) string { return filepath.Dir(Path(t)) }

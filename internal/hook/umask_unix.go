@@ -1,10 +1,10 @@
 //go:build unix
 
-package cli
+package hook
 
 import "syscall"
 
-// privateFiles makes every file and folder this process creates private
+// PrivateFiles makes every file and folder this process creates private
 // to the user, including those created by libraries that pass 0666 or
 // 0777 (SQLite's -wal and -shm files).
-func privateFiles() { syscall.Umask(0o077) }
+func PrivateFiles() { syscall.Umask(0o077) }

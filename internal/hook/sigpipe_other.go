@@ -1,0 +1,5 @@
+//go:build !unix
+
+package hook
+
+func IgnoreSIGPIPE() {} // no SIGPIPE to die of
