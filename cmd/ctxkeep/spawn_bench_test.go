@@ -29,7 +29,13 @@ import (
 func BenchmarkHookSpawn(b *testing.B) {
 	hook := testbin.Path(b)
 	floor := buildFloor(b)
-	post := readFile(b, "../../internal/hook/testdata/events/real/PostToolUse.Bash.json")
+	// The session's transcript is there, but does not hold the call's
+	// line yet (the client writes it a little behind its hooks).
+	transcript := filepath.Join(b.TempDir(), "session.jsonl")
+	if err := os.WriteFile(transcript, readFile(b, "../../internal/hook/testdata/events/real/Stop.json"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	post := withTranscript(b, readFile(b, "../../internal/hook/testdata/events/real/PostToolUse.Bash.json"), transcript)
 	stop := readFile(b, "../../internal/hook/testdata/events/real/Stop.json")
 	home := b.TempDir()
 	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
@@ -41,7 +47,8 @@ func BenchmarkHookSpawn(b *testing.B) {
 		payload []byte
 	}{
 		{"floor", []string{floor}, env, post},
-		{"hook", []string{hook, "hook"}, env, post},
+		{"hook-exe", []string{testbin.HookPath(b), "hook"}, env, post}, // what install registers
+		{"hook", []string{hook, "hook"}, env, post},                     // `ctxkeep hook`, as registered before
 		{"hook-disabled", []string{hook, "hook"}, append(env, "CTXKEEP_DISABLE=1"), post},
 		{"hook-stop", []string{hook, "hook"}, env, stop}, // opens the index, ingests the journal
 	}
@@ -80,9 +87,21 @@ func BenchmarkHookSpawn(b *testing.B) {
 		med[i] = float64(median(times[i]).Microseconds()) / 1000
 		b.ReportMetric(med[i], p.name+"-ms")
 	}
-	b.ReportMetric(med[1]/med[0], "hook/floor")
-	b.ReportMetric(med[2]/med[0], "disabled/floor")
+	b.ReportMetric(med[1]/med[0], "hook-exe/floor")
+	b.ReportMetric(med[2]/med[0], "hook/floor")
+	b.ReportMetric(med[3]/med[0], "disabled/floor")
 	b.ReportMetric(0, "ns/op")
+}
+
+// withTranscript is payload with its transcript_path set to path.
+func withTranscript(b *testing.B, payload []byte, path string) []byte {
+	var ev map[string]any
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		b.Fatal(err)
+	}
+	ev["transcript_path"] = path
+	out, _ := json.Marshal(ev)
+	return out
 }
 
 // buildFloor builds the floor: a Go program that reads stdin and exits,
@@ -134,11 +153,17 @@ func median(d []time.Duration) time.Duration {
 //	go test -run '^$' -bench HookSwap1MB -benchtime 60x ./cmd/ctxkeep
 func BenchmarkHookSwap1MB(b *testing.B) {
 	for _, kind := range []string{"gotest", "log"} {
-		b.Run(kind, func(b *testing.B) { benchSwap1MB(b, kind) })
+		b.Run(kind, func(b *testing.B) { benchSwap(b, kind, 1<<20) })
 	}
 }
 
-func benchSwap1MB(b *testing.B, kind string) {
+// BenchmarkHookSwap20KB is BenchmarkHookSwap1MB for a 20 KB server log
+// (a common large output: over the Bash threshold, so swapped out).
+//
+//	go test -run '^$' -bench HookSwap20KB -benchtime 200x ./cmd/ctxkeep
+func BenchmarkHookSwap20KB(b *testing.B) { benchSwap(b, "log", 20<<10) }
+
+func benchSwap(b *testing.B, kind string, size int) {
 	floor := buildFloor(b)
 	type program struct {
 		name               string
@@ -150,7 +175,8 @@ func benchSwap1MB(b *testing.B, kind string) {
 		migrate(b, bin, env)
 		return env
 	}
-	programs := []*program{{name: "floor", argv: []string{floor}}, {name: "hook", argv: []string{testbin.Path(b), "hook"}, env: hookEnv(testbin.Path(b))}}
+	programs := []*program{{name: "floor", argv: []string{floor}}, {name: "hook", argv: []string{testbin.Path(b), "hook"}, env: hookEnv(testbin.Path(b))},
+		{name: "hook-exe", argv: []string{testbin.HookPath(b), "hook"}, env: hookEnv(testbin.Path(b))}}
 	// CTXKEEP_BENCH_BASELINE names another build of ctxkeep (an earlier
 	// commit) to run beside, on the same payloads: before and after in
 	// one run, on the same machine.
@@ -162,7 +188,7 @@ func benchSwap1MB(b *testing.B, kind string) {
 	session := "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
 	payloads := make([][]byte, b.N)
 	for i := range b.N {
-		payloads[i] = swapPayload(kind, i, session, filepath.Join(projects, session+".jsonl"))
+		payloads[i] = swapPayload(kind, i, session, filepath.Join(projects, session+".jsonl"), size)
 	}
 	b.ResetTimer()
 	for i := range b.N {
@@ -216,13 +242,13 @@ func minorFaults(cmd *exec.Cmd) int64 {
 	return 0
 }
 
-// swapPayload is a PostToolUse event for a 1 MB Bash output unique to i:
-// a passing go test -v (kind "gotest") or a server log ("log").
-func swapPayload(kind string, i int, session, transcript string) []byte {
+// swapPayload is a PostToolUse event for a Bash output of size bytes
+// unique to i: a passing go test -v (kind "gotest") or a server log ("log").
+func swapPayload(kind string, i int, session, transcript string, size int) []byte {
 	var out strings.Builder
 	fmt.Fprintf(&out, "run %d\n", i)
 	command := "go test -v ./..."
-	for n := 0; out.Len() < 1<<20; n++ {
+	for n := 0; out.Len() < size; n++ {
 		if kind == "log" {
 			command = "cat server.log"
 			fmt.Fprintf(&out, "2026-11-21T10:%02d:%02d.%03dZ INFO request id=%d-%d path=/api/v1/items/%d served in %dms\n", n/60%60, n%60, n%1000, i, n, n%977, n%37)
