@@ -48,7 +48,7 @@ func BenchmarkHookSpawn(b *testing.B) {
 	}{
 		{"floor", []string{floor}, env, post},
 		{"hook-exe", []string{testbin.HookPath(b), "hook"}, env, post}, // what install registers
-		{"hook", []string{hook, "hook"}, env, post},                     // `ctxkeep hook`, as registered before
+		{"hook", []string{hook, "hook"}, env, post},                    // `ctxkeep hook`, as registered before
 		{"hook-disabled", []string{hook, "hook"}, append(env, "CTXKEEP_DISABLE=1"), post},
 		{"hook-stop", []string{hook, "hook"}, env, stop}, // opens the index, ingests the journal
 	}

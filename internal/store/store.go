@@ -139,5 +139,3 @@ func (s *Store) Remove(ctx context.Context, es []ctxkeep.Entry) (ctxkeep.Removed
 	_, err = s.DB.UnlinkUnreferenced(ctx, hashes, s.blobs.Remove)
 	return rm, err
 }
-
-
