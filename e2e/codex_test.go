@@ -366,7 +366,7 @@ func TestClaudeCodeFindsACodexStep(t *testing.T) {
 // compact.
 func TestCodexThresholdIsTheClients(t *testing.T) {
 	const window = 258400 // what Codex 0.169.0 records for gpt-5.5
-	limit := codex.Thresholds(window, 0).AutoCompact
+	_, limit := codex.Thresholds(window, 0)
 	for _, c := range []struct {
 		tokens  int
 		compact bool

@@ -277,7 +277,7 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 	if err != nil {
 		return err
 	}
-	limits := codex.Thresholds(r.Usage.Window, codex.AutoCompactLimit(a.codexHome()))
+	limits := watch.Fixed(codex.Thresholds(r.Usage.Window, codex.AutoCompactLimit(a.codexHome())))
 	var k breakdown.SwappedTotal // as the rollout shows it
 	for _, s := range a.sessionSwaps(ctx, r.ID, path) {
 		switch {

@@ -11,11 +11,10 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-// Reader reads rollout files for the archive (keep.Reader): it cuts them
+// Reader reads rollout files for the archive (a transcript.TurnReader): it cuts them
 // into turns — what the user typed, then every call, its output and exit
 // status, and the model's text until the next thing they typed — and
 // names the calls the way the archive knows them: a shell command is a
@@ -24,10 +23,10 @@ import (
 // mcp__server__tool; other tools keep their name and arguments.
 type Reader struct{}
 
-var _ keep.TurnReader = Reader{}
+var _ transcript.TurnReader = Reader{}
 
 // Read reads the rollout at path from the cursor on, within lim.
-func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim transcript.ReadLimits) (*keep.Turns, error) {
+func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim transcript.ReadLimits) (*transcript.TurnsRead, error) {
 	// Rollout lines are JSON objects one per line, like Claude Code's
 	// transcripts: the transcript scanner reads them, keeping each line's
 	// bytes, cursor and timestamp; the payload is decoded here.
@@ -35,7 +34,7 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim
 	if err != nil {
 		return nil, err
 	}
-	b := builder{out: &keep.Turns{Next: f.Next, Problems: len(f.Problems), Usage: usage, More: f.More}, confirmed: map[string]bool{},
+	b := builder{out: &transcript.TurnsRead{Next: f.Next, Problems: len(f.Problems), Usage: usage, More: f.More}, confirmed: map[string]bool{},
 		path: path, from: from.Offset}
 	for i := range f.Records {
 		r := &f.Records[i]
@@ -53,8 +52,8 @@ func (Reader) Read(path string, from transcript.Cursor, usage ctxkeep.Usage, lim
 
 // builder assembles turns from lines.
 type builder struct {
-	out       *keep.Turns
-	cur       *keep.Turn
+	out       *transcript.TurnsRead
+	cur       *transcript.TurnAt
 	assistant []reply
 	cwd       string
 	// path and from are the rollout and where the read started: a read
@@ -92,7 +91,7 @@ func (b *builder) take(kind string, p *payload, r *transcript.Record) {
 		}
 		return
 	case lineCompacted:
-		b.out.Summaries = append(b.out.Summaries, keep.TurnSummary{Text: p.Message, Time: r.Timestamp, Offset: r.Offset})
+		b.out.Summaries = append(b.out.Summaries, transcript.SummaryAt{Text: p.Message, Time: r.Timestamp, Offset: r.Offset})
 		if b.cur != nil {
 			b.cur.Compacted = true
 		}
@@ -169,7 +168,7 @@ func (b *builder) open(r *transcript.Record, text string) {
 	if b.task != nil {
 		at, b.task = *b.task, nil
 	}
-	b.out.Turns = append(b.out.Turns, keep.Turn{
+	b.out.Turns = append(b.out.Turns, transcript.TurnAt{
 		Turn: transcript.Turn{UserText: text, Start: r.Timestamp, End: r.Timestamp},
 		At:   at,
 	})
@@ -188,9 +187,9 @@ func (b *builder) callOf(id string) *transcript.ToolCall {
 
 // turn is the current turn, opening one without a prompt for lines before
 // the first (a rollout read from the middle).
-func (b *builder) turn(r *transcript.Record) *keep.Turn {
+func (b *builder) turn(r *transcript.Record) *transcript.TurnAt {
 	if b.cur == nil {
-		b.out.Turns = append(b.out.Turns, keep.Turn{
+		b.out.Turns = append(b.out.Turns, transcript.TurnAt{
 			Turn: transcript.Turn{Start: r.Timestamp},
 			At:   cursorOf(r),
 		})
@@ -241,14 +240,14 @@ func (b *builder) finish() {
 // depends only on what came before, so that reading the turn again, grown,
 // gives the same steps (the last one grown). nil for a turn without a
 // message or call.
-func (b *builder) steps() []keep.TurnStep {
+func (b *builder) steps() []transcript.StepAt {
 	t := b.cur
-	var out []keep.TurnStep
+	var out []transcript.StepAt
 	var calls, size int
 	for _, p := range b.pieces {
 		isText := p.call < 0
 		if len(out) == 0 || isText && calls > 0 || !isText && (calls >= transcript.StepRun || size >= transcript.StepBytes) {
-			out = append(out, keep.TurnStep{Step: transcript.Step{Start: p.time}, At: p.at})
+			out = append(out, transcript.StepAt{Step: transcript.Step{Start: p.time}, At: p.at})
 			calls, size = 0, 0
 		}
 		st := &out[len(out)-1].Step

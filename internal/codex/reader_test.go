@@ -9,11 +9,10 @@ import (
 	"testing"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-func read(t *testing.T, name string, from transcript.Cursor) *keep.Turns {
+func read(t *testing.T, name string, from transcript.Cursor) *transcript.TurnsRead {
 	t.Helper()
 	r, err := Reader{}.Read("testdata/"+name, from, ctxkeep.Usage{}, transcript.ReadLimits{})
 	if err != nil {
@@ -176,7 +175,7 @@ func TestLongTurnIsCutIntoSteps(t *testing.T) {
 		say("2026-11-26T10:02:02.000Z", "Fixed: every package passes."))
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
 
-	cut := func(lines []string) []keep.TurnStep {
+	cut := func(lines []string) []transcript.StepAt {
 		writeRollout(t, path, lines)
 		f, err := Reader{}.Read(path, transcript.Cursor{}, ctxkeep.Usage{}, transcript.ReadLimits{})
 		if err != nil || len(f.Turns) != 1 {

@@ -9,15 +9,14 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
-	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
 // Usage reads the context usage from rollout lines, for the warnings and
-// the statusline (watch.Dialect): the last response's token_count, the
+// the statusline (transcript.Dialect): the last response's token_count, the
 // window recorded with it, the model of the turn.
 type Usage struct{}
 
-var _ watch.Dialect = Usage{}
+var _ transcript.Dialect = Usage{}
 
 // MayMatter: only usage records, token counts, compactions, turn
 // contexts and task starts set the usage.
@@ -60,12 +59,12 @@ func (Usage) Settles(line []byte) bool {
 // 0.169.0 was measured to compact, between 244,000 and 245,500). Codex
 // warns nowhere before, and has no blocking point of its own short of the
 // window.
-func Thresholds(window, configured int64) watch.Limits {
+func Thresholds(window, configured int64) (win, autoCompact int64) {
 	auto := window * 18 / 19
 	if configured > 0 && (auto <= 0 || configured < auto) {
 		auto = configured
 	}
-	return watch.Limits{Window: window, Effective: window, AutoCompact: auto, Warning: auto, Blocking: window, AutoCompactOn: auto > 0}
+	return window, auto
 }
 
 // AutoCompactLimit reads model_auto_compact_token_limit from the user's

@@ -50,14 +50,17 @@ func TestProgressReadsRollouts(t *testing.T) {
 }
 
 func TestThresholds(t *testing.T) {
-	if l := Thresholds(258400, 0); l.AutoCompact != 244800 || !l.AutoCompactOn || l.OfThreshold(244800) != 100 {
-		t.Errorf("default: %+v", l)
+	if w, auto := Thresholds(258400, 0); w != 258400 || auto != 244800 {
+		t.Errorf("default: %d, %d", w, auto)
 	}
-	if l := Thresholds(258400, 5000); l.AutoCompact != 5000 {
-		t.Errorf("configured lower: %+v", l)
+	if l := watch.Fixed(Thresholds(258400, 0)); !l.AutoCompactOn || l.OfThreshold(244800) != 100 {
+		t.Errorf("as watch's limits: %+v", l)
 	}
-	if l := Thresholds(258400, 900000); l.AutoCompact != 244800 {
-		t.Errorf("configured higher only lowers: %+v", l)
+	if _, auto := Thresholds(258400, 5000); auto != 5000 {
+		t.Errorf("configured lower: %d", auto)
+	}
+	if _, auto := Thresholds(258400, 900000); auto != 244800 {
+		t.Errorf("configured higher only lowers: %d", auto)
 	}
 }
 

@@ -113,7 +113,7 @@ func (c *Call) sessionDir() (string, error) {
 // peak, the largest context seen: limitsFor).
 func (c *Call) limits(u ctxkeep.Usage, peak int64) watch.Limits {
 	if c.Agent == ctxkeep.AgentCodex {
-		return codex.Thresholds(u.Window, codex.AutoCompactLimit(codex.Home(c.Env.Getenv)))
+		return watch.Fixed(codex.Thresholds(u.Window, codex.AutoCompactLimit(codex.Home(c.Env.Getenv))))
 	}
 	return c.limitsFor(u.Model, peak)
 }

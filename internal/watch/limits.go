@@ -240,3 +240,10 @@ func percent(n, of int64) float64 {
 	}
 	return 100 * float64(n) / float64(of)
 }
+
+// Fixed are the limits of a client that compacts at a fixed point of its
+// window, autoCompact (0: never), and warns nowhere before it (Codex:
+// codex.Thresholds).
+func Fixed(window, autoCompact int64) Limits {
+	return Limits{Window: window, Effective: window, AutoCompact: autoCompact, Warning: autoCompact, Blocking: window, AutoCompactOn: autoCompact > 0}
+}

@@ -29,20 +29,9 @@ type Progress struct {
 	lines Dialect // how the transcript reads; nil for Claude Code's
 }
 
-// Dialect reads the context usage from one client's transcript lines, for
-// a client whose transcripts are not Claude Code's (internal/codex reads
-// Codex's rollouts).
-type Dialect interface {
-	// MayMatter reports cheaply whether a line can change the usage:
-	// other lines are never decoded.
-	MayMatter(line []byte) bool
-	// Take updates u with one line, in file order, and reports whether
-	// the line is a compaction.
-	Take(u *ctxkeep.Usage, line []byte) (compaction bool)
-	// Settles reports whether a line sets the usage by itself (a
-	// response's usage): reading a large transcript backwards stops there.
-	Settles(line []byte) bool
-}
+// Dialect reads the context usage from one client's transcript lines
+// (transcript.Dialect).
+type Dialect = transcript.Dialect
 
 // AdvanceIn is AdvanceWithin for a transcript in another client's dialect.
 func (p *Progress) AdvanceIn(path string, d Dialect, lim transcript.ReadLimits) error {
