@@ -4,11 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
@@ -79,10 +80,6 @@ func (o *statsOptions) run(ctx context.Context, a *app, pos []string) error {
 
 func (o *statsOptions) result(ctx context.Context, a *app, st ctxkeep.Local) (statsReport, error) {
 	var r statsReport
-	d, err := a.dirs()
-	if err != nil {
-		return r, err
-	}
 	// Journals not yet indexed by a Stop or PreCompact are indexed now.
 	p := a.progress()
 	p.Start("indexing the hook journals", 0)
@@ -94,10 +91,11 @@ func (o *statsOptions) result(ctx context.Context, a *app, st ctxkeep.Local) (st
 	r.Skipped = ingested.BadLines
 	session := ""
 	if o.session != "" {
-		ids, err := journal.Sessions(d.Journals())
+		seen, err := st.Sessions(ctx) // every journal is indexed now
 		if err != nil {
 			return r, err
 		}
+		ids := slices.Sorted(maps.Keys(seen))
 		if session, err = matchSession(ids, o.session, "recorded by the hooks"); err != nil {
 			return r, err
 		}

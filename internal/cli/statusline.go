@@ -9,7 +9,6 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -75,7 +74,7 @@ func (a *app) statusline(ctx context.Context, color bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := journal.ValidSessionID(in.SessionID); err != nil {
+	if err := ctxkeep.ValidSessionID(in.SessionID); err != nil {
 		return "", fmt.Errorf("statusline input: %w", err)
 	}
 	cfg, _, err := a.config()

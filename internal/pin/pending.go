@@ -15,7 +15,6 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/journal"
 )
 
 // Pending is a pin waiting for outputs that are not stored yet: "next"
@@ -51,7 +50,7 @@ type Dir string
 func DirIn(state string) Dir { return Dir(filepath.Join(state, "pins")) }
 
 func (d Dir) path(session, kind string) (string, error) {
-	if err := journal.ValidSessionID(session); err != nil {
+	if err := ctxkeep.ValidSessionID(session); err != nil {
 		return "", err
 	}
 	return filepath.Join(string(d), session+"."+kind), nil
@@ -160,7 +159,7 @@ func (d Dir) List() ([]Waiting, error) {
 	for _, e := range entries {
 		dot := strings.LastIndexByte(e.Name(), '.')
 		session, kind := e.Name()[:max(dot, 0)], e.Name()[dot+1:]
-		if (kind != KindNext && kind != KindRange) || journal.ValidSessionID(session) != nil {
+		if (kind != KindNext && kind != KindRange) || ctxkeep.ValidSessionID(session) != nil {
 			continue
 		}
 		p, err := read(filepath.Join(string(d), e.Name()))
