@@ -14,6 +14,6 @@ import (
 func main() {
 	start := time.Now()
 	p := cli.System(os.Args[1:])
-	p.Backends = backends.Local()
+	p.Backends = backends.All()
 	os.Exit(cli.Main(start, p))
 }

@@ -37,6 +37,10 @@ type Backends struct {
 	OpenLocal func(ctx context.Context, indexPath, blobDir string, mode ctxkeep.OpenMode, now func() time.Time) (ctxkeep.Local, error)
 	// Journal is where hook calls are recorded (journal files under dir).
 	Journal func(dir string) ctxkeep.EventSink
+	// OpenTeam connects to the team archive named by dsn (libpq's form);
+	// migrate creates or upgrades its schema (the administrator's init).
+	// nil in an executable without one (the hook executable).
+	OpenTeam func(ctx context.Context, dsn string, migrate bool) (ctxkeep.TeamAdmin, error)
 }
 
 // App is one run of ctxkeep.

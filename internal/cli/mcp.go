@@ -8,7 +8,6 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/hook"
 	"github.com/ctxkeep/ctxkeep/internal/mcp"
-	"github.com/ctxkeep/ctxkeep/internal/postgres"
 )
 
 var mcpCmd = &command{
@@ -68,7 +67,7 @@ func (a *app) teamForCall(ctx context.Context) (mcp.Team, func(), error) {
 }
 
 // teamArchive is the team archive as the MCP server reads it.
-type teamArchive struct{ *postgres.DB }
+type teamArchive struct{ ctxkeep.TeamArchive }
 
 func (t teamArchive) SearchTeam(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, map[string]string, error) {
 	hits, err := t.Search(ctx, q)

@@ -10,10 +10,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
-	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/team"
 )
 
@@ -94,12 +94,15 @@ func (a *app) teamConfig() (*config.Config, error) {
 
 // openTeam connects to the team archive; migrate is the administrator's
 // init. Its errors say what to do.
-func (a *app) openTeam(ctx context.Context, migrate bool) (*postgres.DB, *config.Config, error) {
+func (a *app) openTeam(ctx context.Context, migrate bool) (ctxkeep.TeamAdmin, *config.Config, error) {
 	cfg, err := a.teamConfig()
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := postgres.Open(ctx, postgres.Options{DSN: cfg.Team.DSN, Migrate: migrate})
+	if a.Backends.OpenTeam == nil {
+		return nil, nil, errors.New("this ctxkeep was built without the team archive")
+	}
+	db, err := a.Backends.OpenTeam(ctx, cfg.Team.DSN, migrate)
 	if err != nil {
 		return nil, nil, teamError(err)
 	}
@@ -111,8 +114,8 @@ func (a *app) openTeam(ctx context.Context, migrate bool) (*postgres.DB, *config
 // message tells apart: each gets its own hint.
 func teamError(err error) error {
 	msg := err.Error()
-	switch code := postgres.Code(err); {
-	case errors.Is(err, postgres.ErrSchema), errors.Is(err, postgres.ErrNotMember):
+	switch code := ctxkeep.SQLState(err); {
+	case errors.Is(err, ctxkeep.ErrTeamSchema), errors.Is(err, ctxkeep.ErrNotMember):
 		return err
 	case code == "28P01" || code == "28000":
 		return hint(err, "put the password in ~/.pgpass (host:port:dbname:user:password, mode 0600) or PGPASSWORD; ctxkeep never stores it")
@@ -130,8 +133,8 @@ func teamError(err error) error {
 		return hint(err, "the server refused: see its message above; `ctxkeep team status` says who you are and what you are granted")
 	case code == "3D000":
 		return hint(err, "check dbname in team.dsn")
-	case postgres.Unreachable(err):
-		return hint(fmt.Errorf("team archive unreachable: %w", err), "check team.dsn and the network; what was pushed is kept, the next sync catches up")
+	case errors.Is(err, ctxkeep.ErrUnreachable):
+		return hint(err, "check team.dsn and the network; what was pushed is kept, the next sync catches up")
 	}
 	return err
 }
@@ -424,18 +427,18 @@ func (a *app) teamSync(ctx context.Context, batch int) (team.Result, error) {
 	}
 	return team.Sync(ctx, st, db, team.Options{Projects: projects, PushOutputs: cfg.Team.PushOutputs,
 		MaxOutputBytes: cfg.Team.MaxOutputBytes, Batch: batch, Now: a.Now,
-		Cursor: filepath.Join(dir, "cursor-"+postgres.IdentityKey(id)+".json"), Identity: id})
+		Cursor: filepath.Join(dir, "cursor-"+team.IdentityKey(id)+".json"), Identity: id})
 }
 
 type teamStatus struct {
-	Role     string           `json:"role"`
-	Schema   string           `json:"schema"`
-	Version  int              `json:"schema_version"`
-	TLS      bool             `json:"tls"`
-	Granted  []string         `json:"granted_projects"`
-	Visible  postgres.Count   `json:"visible"`
-	Projects []team.Project   `json:"local_projects"`
-	Cursor   map[string]int64 `json:"cursor"`
+	Role     string            `json:"role"`
+	Schema   string            `json:"schema"`
+	Version  int               `json:"schema_version"`
+	TLS      bool              `json:"tls"`
+	Granted  []string          `json:"granted_projects"`
+	Visible  ctxkeep.TeamCount `json:"visible"`
+	Projects []team.Project    `json:"local_projects"`
+	Cursor   map[string]int64  `json:"cursor"`
 }
 
 // runTeamStatus says who this user is on the team archive, what they may
@@ -482,7 +485,7 @@ func runTeamStatus(ctx context.Context, a *app, args []string) error {
 	if err != nil {
 		return teamError(err)
 	}
-	cur, err := team.LoadCursor(filepath.Join(dir, "cursor-"+postgres.IdentityKey(id)+".json"))
+	cur, err := team.LoadCursor(filepath.Join(dir, "cursor-"+team.IdentityKey(id)+".json"))
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/team"
 	"github.com/ctxkeep/ctxkeep/internal/text"
@@ -119,7 +118,7 @@ func (o *recallOptions) archive(ctx context.Context, a *app) (st ctxkeep.Store, 
 // teamOwners says, for chunks of the team archive, whose sessions they are
 // and in which team project.
 func (o *recallOptions) teamOwners(ctx context.Context, a *app, st ctxkeep.Store, chunks []ctxkeep.Chunk) {
-	db, ok := st.(*postgres.DB)
+	db, ok := st.(ctxkeep.TeamArchive)
 	if !o.team || !ok || o.json {
 		return
 	}

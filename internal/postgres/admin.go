@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -100,10 +101,7 @@ func (db *DB) Revoke(ctx context.Context, role, project string) error {
 }
 
 // GrantRow is a role's access to a project.
-type GrantRow struct {
-	Role    string `json:"role"`
-	Project string `json:"project"`
-}
+type GrantRow = ctxkeep.TeamGrant
 
 // Grants lists who may read what (the role's own grants for a member).
 func (db *DB) Grants(ctx context.Context) ([]GrantRow, error) {

@@ -187,10 +187,7 @@ func (db *DB) Chunk(ctx context.Context, key string) (ctxkeep.Chunk, error) {
 }
 
 // Owned is a chunk with the role that pushed it.
-type Owned struct {
-	ctxkeep.Chunk
-	Owner string `json:"owner"`
-}
+type Owned = ctxkeep.TeamOwned
 
 func (db *DB) ownedChunk(ctx context.Context, key string) (Owned, error) {
 	key, err := ctxkeep.ChunkLookup.Clean(key)
@@ -265,10 +262,7 @@ func scanChunk(r pgx.Row, extra ...any) (Owned, error) {
 }
 
 // Hit is a chunk that matched a team search, with whose it is.
-type Hit struct {
-	ctxkeep.ChunkHit
-	Owner string `json:"owner"`
-}
+type Hit = ctxkeep.TeamHit
 
 // SearchChunks returns the chunks matching any word of q.Text, best first.
 func (db *DB) SearchChunks(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, error) {

@@ -44,11 +44,7 @@ func queueEntry(b *pgx.Batch, project string, e ctxkeep.Entry) {
 
 // Blob is content pushed under its hash; Data nil leaves the text on its
 // author's machine (the entry is there, Open says where its text is).
-type Blob struct {
-	Hash ctxkeep.Hash
-	Size int64
-	Data []byte
-}
+type Blob = ctxkeep.TeamBlob
 
 // queueBlob stores a blob through put_blob (see the migration): the row is
 // locked, a blob stored without its text gets it when it comes.

@@ -39,7 +39,7 @@ var migrationFiles embed.FS
 // ErrSchema means the database's schema is not the one this binary was
 // built for: newer (upgrade ctxkeep), older or missing (the administrator
 // runs `ctxkeep team init`).
-var ErrSchema = errors.New("team database schema does not match this ctxkeep")
+var ErrSchema = ctxkeep.ErrTeamSchema
 
 // DefaultSchema is the schema the team archive lives in.
 const DefaultSchema = "ctxkeep"
@@ -66,7 +66,7 @@ type DB struct {
 	now    func() time.Time
 }
 
-var _ ctxkeep.Store = (*DB)(nil)
+var _ ctxkeep.TeamAdmin = (*DB)(nil)
 
 // Open connects and checks (or, with o.Migrate, brings up to date) the
 // schema.
@@ -156,7 +156,7 @@ func (db *DB) checkVersion(ctx context.Context) error {
 
 // ErrNotMember means the connected role is not a member of the team
 // archive: it was never granted a project, or every grant was revoked.
-var ErrNotMember = errors.New("not a member of the team archive")
+var ErrNotMember = ctxkeep.ErrNotMember
 
 // versionError explains a schema this binary cannot use.
 func versionError(schema string, v int, migrating bool) error {
@@ -244,6 +244,9 @@ func describe(err error) error {
 		}
 		return &serverError{msg: msg, code: pe.Code, err: err}
 	}
+	if Unreachable(err) {
+		return fmt.Errorf("%w: %w", ctxkeep.ErrUnreachable, err)
+	}
 	return err
 }
 
@@ -254,6 +257,9 @@ type serverError struct {
 }
 
 func (e *serverError) Error() string { return e.msg }
+
+// SQLState is the server's code for the error (ctxkeep.SQLState).
+func (e *serverError) SQLState() string { return e.code }
 func (e *serverError) Unwrap() error { return e.err }
 
 // Unreachable reports whether err means the server could not be reached

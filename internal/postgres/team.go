@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -17,31 +15,15 @@ import (
 // one project, the sessions they belong to, and the outputs they refer to
 // (each blob with or without its text). Everything in it has been
 // redacted by the caller.
-type Push struct {
-	Project  string
-	Sessions []Session
-	Blobs    []Blob
-	Entries  []ctxkeep.Entry
-	Chunks   []ctxkeep.Chunk
-}
+type Push = ctxkeep.TeamPush
 
 // Session is a session as the team sees it: whose (the role that pushed
 // it), which project, when.
-type Session struct {
-	ID        string    `json:"session_id"`
-	Owner     string    `json:"owner"`
-	Project   string    `json:"project"`
-	FirstSeen time.Time `json:"first_seen"`
-	LastSeen  time.Time `json:"last_seen"`
-	Chunks    int       `json:"chunks"`
-}
+type Session = ctxkeep.TeamSession
 
 // Pushed counts what a push wrote: rows new or changed, not those that
 // were there already.
-type Pushed struct {
-	Chunks  int
-	Entries int
-}
+type Pushed = ctxkeep.TeamPushed
 
 // Push writes p in one transaction, as the connected role: its rows are
 // that role's, in p.Project, which the role must be granted (row-level
@@ -128,12 +110,6 @@ func (db *DB) Identity(ctx context.Context) (string, error) {
 	return who + "/" + db.schema, nil
 }
 
-// IdentityKey is a short name for an identity, usable as a file name.
-func IdentityKey(identity string) string {
-	s := sha256.Sum256([]byte(identity))
-	return hex.EncodeToString(s[:8])
-}
-
 // TLS reports whether the connection is encrypted (sslmode and the server
 // decide).
 func (db *DB) TLS(ctx context.Context) (bool, error) {
@@ -187,9 +163,7 @@ func (db *DB) Projects(ctx context.Context) ([]string, error) {
 }
 
 // Count is how many rows of each kind the role can read, for status.
-type Count struct {
-	Sessions, Chunks, Entries, Texts int64
-}
+type Count = ctxkeep.TeamCount
 
 // Counts counts the rows the role can read in project (all when "").
 func (db *DB) Counts(ctx context.Context, project string) (Count, error) {

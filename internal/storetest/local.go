@@ -9,6 +9,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -36,5 +37,12 @@ func Backends() app.Backends {
 			return st, nil
 		},
 		Journal: func(dir string) ctxkeep.EventSink { return journal.Sink{Dir: dir} },
+		OpenTeam: func(ctx context.Context, dsn string, migrate bool) (ctxkeep.TeamAdmin, error) {
+			db, err := postgres.Open(ctx, postgres.Options{DSN: dsn, Migrate: migrate})
+			if err != nil {
+				return nil, err
+			}
+			return db, nil
+		},
 	}
 }

@@ -3,6 +3,8 @@ package team
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -134,4 +136,10 @@ func normalizeRemote(raw string) string {
 		return ""
 	}
 	return strings.ToLower(host) + "/" + path
+}
+
+// IdentityKey is a short name for an identity, usable as a file name.
+func IdentityKey(identity string) string {
+	s := sha256.Sum256([]byte(identity))
+	return hex.EncodeToString(s[:8])
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
-	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 )
 
@@ -26,7 +25,7 @@ type Local interface {
 
 // Remote is the team archive.
 type Remote interface {
-	Push(ctx context.Context, p postgres.Push) (postgres.Pushed, error)
+	Push(ctx context.Context, p ctxkeep.TeamPush) (ctxkeep.TeamPushed, error)
 }
 
 // Options shape a sync.
@@ -43,7 +42,7 @@ type Options struct {
 	Progress       func(Result) // called after each batch, when set
 	// BeforePush sees each push before it is sent (tests check what
 	// leaves the machine).
-	BeforePush func(postgres.Push)
+	BeforePush func(ctxkeep.TeamPush)
 }
 
 // DefaultBatch is how many chunks one transaction pushes.
@@ -119,9 +118,9 @@ func Sync(ctx context.Context, local Local, remote Remote, o Options) (Result, e
 // prepare turns a batch of local chunks into a push: redacted, named as
 // the team project, with the outputs the chunks refer to. It returns how
 // many outputs go with their text.
-func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Change, o Options) (postgres.Push, int) {
-	push := postgres.Push{Project: p.Name}
-	sessions := map[string]*postgres.Session{}
+func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Change, o Options) (ctxkeep.TeamPush, int) {
+	push := ctxkeep.TeamPush{Project: p.Name}
+	sessions := map[string]*ctxkeep.TeamSession{}
 	var order []string
 	seen := map[string]bool{}
 	texts := 0
@@ -150,7 +149,7 @@ func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Chan
 		push.Chunks = append(push.Chunks, c)
 		s := sessions[c.SessionID]
 		if s == nil {
-			s = &postgres.Session{ID: c.SessionID, FirstSeen: c.Start, LastSeen: c.End}
+			s = &ctxkeep.TeamSession{ID: c.SessionID, FirstSeen: c.Start, LastSeen: c.End}
 			sessions[c.SessionID] = s
 			order = append(order, c.SessionID)
 		}
@@ -170,17 +169,17 @@ func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Chan
 // output is the entry id refers to and its blob, redacted: the blob's
 // hash is that of the redacted text, which is pushed only when the
 // settings allow it. ok is false when the output is no longer stored here.
-func output(ctx context.Context, local Local, id string, p Project, o Options) (ctxkeep.Entry, postgres.Blob, bool) {
+func output(ctx context.Context, local Local, id string, p Project, o Options) (ctxkeep.Entry, ctxkeep.TeamBlob, bool) {
 	e, err := local.Entry(ctx, id)
 	if err != nil {
-		return e, postgres.Blob{}, false
+		return e, ctxkeep.TeamBlob{}, false
 	}
 	data, err := local.Open(ctx, e.Hash)
 	if err != nil {
-		return e, postgres.Blob{}, false
+		return e, ctxkeep.TeamBlob{}, false
 	}
 	data = redact.Bytes(data)
-	bl := postgres.Blob{Hash: ctxkeep.Sum(data), Size: int64(len(data))}
+	bl := ctxkeep.TeamBlob{Hash: ctxkeep.Sum(data), Size: int64(len(data))}
 	if o.PushOutputs && int64(len(data)) <= o.MaxOutputBytes {
 		bl.Data = data
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
+	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -19,6 +20,21 @@ import (
 // journal.
 func Local() app.Backends {
 	return app.Backends{OpenLocal: openLocal, Journal: openJournal}
+}
+
+// All are Local and the team archive on PostgreSQL: ctxkeep's.
+func All() app.Backends {
+	b := Local()
+	b.OpenTeam = openTeam
+	return b
+}
+
+func openTeam(ctx context.Context, dsn string, migrate bool) (ctxkeep.TeamAdmin, error) {
+	db, err := postgres.Open(ctx, postgres.Options{DSN: dsn, Migrate: migrate})
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
 }
 
 func openLocal(ctx context.Context, indexPath, blobDir string, mode ctxkeep.OpenMode, now func() time.Time) (ctxkeep.Local, error) {
