@@ -19,6 +19,22 @@ var adapters = []string{"internal/blob", "internal/sqlite", "internal/journal", 
 // through).
 var helpers = []string{"internal/fsx", "internal/migration", "internal/dirs", "internal/rawjson", "internal/fastjson", "internal/logfile", "internal/text", "internal/progress", "internal/shell", "internal/redact"}
 
+// agents are the shapes of one client each (payloads, outputs,
+// transcripts, install): they decide nothing, so they import no policy.
+var agents = []string{"internal/claudecode", "internal/codex", "internal/transcript"}
+
+// policies decide: what is swapped, kept, restored, warned about, pruned.
+var policies = []string{"internal/swap", "internal/archive", "internal/keep", "internal/search", "internal/recall", "internal/excerpt",
+	"internal/watch", "internal/breakdown", "internal/prune", "internal/purge", "internal/pin", "internal/team", "internal/proof",
+	"internal/replay", "internal/learned", "internal/outline"}
+
+// entryPoints are where a run comes in: hook events, commands, MCP calls.
+var entryPoints = []string{"internal/hook", "internal/cli", "internal/mcp", "internal/ui"}
+
+// testSupport packages serve tests only, and may reach anything.
+var testSupport = []string{"internal/storetest", "internal/testbin", "internal/clienttest", "internal/codextest", "internal/fakeapi",
+	"internal/fakeresponses", "internal/realdata", "internal/corpus", "internal/redact/redacttest", "internal/fsx/fsxtest", "internal/postgres/pgtest"}
+
 // doors are the only packages through which stored outputs are read or
 // written: the blob files and the index rows.
 var doors = map[string][]string{
@@ -28,8 +44,10 @@ var doors = map[string][]string{
 
 // TestArchitecture checks that the dependency arrows point down: the
 // domain at the bottom imports nothing of ours, adapters import only the
-// domain, helpers and other adapters, and only the store reaches blobs and
-// index rows (production code; tests may reach further).
+// domain, helpers and other adapters, only the store reaches blobs and
+// index rows, only the composition roots (cmd/) import an adapter, no
+// agent imports a policy and no policy an entry point (production code;
+// tests may reach further).
 func TestArchitecture(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...").Output()
 	if err != nil {
@@ -64,9 +82,21 @@ func TestArchitecture(t *testing.T) {
 			if allowed, ok := doors[dep]; ok && !slices.Contains(allowed, name) {
 				t.Errorf("%s imports %s: only %s may (the one door to stored outputs)", name, dep, strings.Join(allowed, ", "))
 			}
+			switch {
+			case slices.Contains(adapters, dep) && !slices.Contains(adapters, name) && !composition(name) && !slices.Contains(testSupport, name):
+				t.Errorf("%s imports the adapter %s: only the composition roots (cmd/) build adapters; take the root package's interface", name, dep)
+			case slices.Contains(agents, name) && slices.Contains(policies, dep):
+				t.Errorf("agent %s imports the policy %s: an agent is the shape of a client and decides nothing", name, dep)
+			case slices.Contains(policies, name) && slices.Contains(entryPoints, dep):
+				t.Errorf("policy %s imports the entry point %s", name, dep)
+			}
 		}
 	}
 	if seen < 20 {
 		t.Fatalf("go list found %d packages: the check did not run over the tree", seen)
 	}
 }
+
+// composition reports whether a package is one of the composition roots:
+// an executable's main, or what builds adapters for them (cmd/internal).
+func composition(name string) bool { return strings.HasPrefix(name, "cmd/") }
