@@ -24,9 +24,10 @@ const session = "0b6f3c8e-5d1a-4c1e-9f57-2f1c9d7e8a10"
 
 // fixture is one isolated CTXKEEP_HOME.
 type fixture struct {
-	t    *testing.T
-	home string
-	vars map[string]string
+	t        *testing.T
+	home     string
+	vars     map[string]string
+	backends *app.Backends // nil: the local store on disk (storetest.Backends)
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -41,12 +42,16 @@ func (f *fixture) env() app.Env {
 	for k, v := range f.vars {
 		environ = append(environ, k+"="+v)
 	}
+	backends := storetest.Backends()
+	if f.backends != nil {
+		backends = *f.backends
+	}
 	return app.Env{
 		Getenv:   func(k string) string { return f.vars[k] },
 		Environ:  environ,
 		Getwd:    func() (string, error) { return f.home, nil },
 		Now:      time.Now,
-		Backends: storetest.Backends(),
+		Backends: backends,
 	}
 }
 
