@@ -173,7 +173,7 @@ func (m *memLocal) AddColdTasks(_ context.Context, session string, tasks []ctxke
 }
 
 func (m *memLocal) Unproven(context.Context, string) ([]ctxkeep.Entry, error) { return nil, nil }
-func (m *memLocal) Close() error                                            { return nil }
+func (m *memLocal) Close() error                                              { return nil }
 
 // fakeSession is a swap fixture whose store is a memLocal, with a
 // transcript holding a user's correction, a failing test's cause and a
