@@ -44,13 +44,19 @@ as a retrieval by the agent. The store is opened for each call only.`,
 	},
 }
 
-// storeForCall opens the store for one MCP call, and closes it after.
+// storeForCall opens the store for one MCP call, and closes it after. It
+// opens it as the hooks do (no migration to check for); only a store
+// from an older version, before any command migrated it, is migrated.
 func (a *app) storeForCall(ctx context.Context) (mcp.Store, func(), error) {
 	r, err := a.env()
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := r.Store(ctx, ctxkeep.OpenMigrate)
+	st, err := r.Store(ctx, ctxkeep.OpenExisting)
+	if err != nil {
+		r.Close()
+		st, err = r.Store(ctx, ctxkeep.OpenMigrate)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
