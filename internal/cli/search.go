@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
@@ -66,7 +67,7 @@ type searchResult struct {
 	Lexical   float64 `json:"lexical"`
 	Summary   string  `json:"summary"`
 	Snippet   string  `json:"snippet"` // the best-matching lines, one per line
-	place     string  // keep.Place: "3.12", or "3" for a whole turn
+	place     string  // recall.Place: "3.12", or "3" for a whole turn
 }
 
 // searchReport is `ctxkeep search --json`.
@@ -162,7 +163,7 @@ func (o *searchOptions) result(ctx context.Context, a *app, st ctxkeep.Local, qu
 func resultOf(ctx context.Context, st ctxkeep.OutputStore, h search.Result, query string) searchResult {
 	return searchResult{Key: h.Key, SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn, Step: h.Step,
 		When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
-		Snippet: search.Snippet(search.Texts(ctx, st, h.Chunk), query), place: keep.Place(h.Chunk)}
+		Snippet: search.Snippet(search.Texts(ctx, st, h.Chunk), query), place: recall.Place(h.Chunk)}
 }
 
 // printSnippet writes a hit's snippet under it, a line per line.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
-	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
 )
 
 // How commands find sessions: among the ids ctxkeep knows (matchSession),
@@ -21,7 +21,7 @@ import (
 // matchSession finds id, or the only id it is a prefix of, among ids (the
 // sessions "among" says: "with stored outputs", "in the archive"…).
 func matchSession(ids []string, id, among string) (string, error) {
-	s, err := keep.MatchSession(ids, id, among)
+	s, err := recall.MatchSession(ids, id, among)
 	return s, sessionHint(err)
 }
 

@@ -65,7 +65,7 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 			if err != nil {
 				return "", err
 			}
-			if q.Session, err = keep.MatchSession(ids, strings.TrimSpace(in.Session), "in the archive"); err != nil {
+			if q.Session, err = recall.MatchSession(ids, strings.TrimSpace(in.Session), "in the archive"); err != nil {
 				return "", err
 			}
 			q.Project, scope = "", "session "+text.Abbrev(q.Session)
@@ -131,7 +131,7 @@ func (s *server) searchTeam(ctx context.Context, t Team, in searchArgs, limit in
 func hitList(ctx context.Context, st ctxkeep.Store, chunks []ctxkeep.Chunk, query string, who func(ctxkeep.Chunk) string) (string, error) {
 	var b strings.Builder
 	for _, c := range chunks {
-		fmt.Fprintf(&b, "%s%s · session %s · %s %s · %s · %s\n", c.Key, who(c), c.SessionID[:min(8, len(c.SessionID))], c.Kind, keep.Place(c),
+		fmt.Fprintf(&b, "%s%s · session %s · %s %s · %s · %s\n", c.Key, who(c), c.SessionID[:min(8, len(c.SessionID))], c.Kind, recall.Place(c),
 			c.End.Local().Format("2006-01-02 15:04"), text.Cut(safe(text.FirstLine(c.Summary)), lineWidth))
 		lines, err := matchingLines(ctx, st, c, query)
 		if err != nil {

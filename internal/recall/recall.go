@@ -14,14 +14,13 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/keep"
 )
 
 // ErrBadRef marks a reference that cannot name anything: a turn range
 // that is not N or FROM-TO.
 var ErrBadRef = errors.New("bad reference")
 
-// Chunks resolves ref (keep.Recall): a step KEY (or a unique prefix of
+// Chunks resolves ref (Recall): a step KEY (or a unique prefix of
 // one), or SESSION:T, SESSION:T1-T2, SESSION:T.S, SESSION:T.S1-S2 and
 // SESSION:T1.S1-T2.S2, where SESSION is a session id or a unique prefix of
 // one. Nothing found is an error wrapping ctxkeep.ErrNotFound (or
@@ -29,10 +28,10 @@ var ErrBadRef = errors.New("bad reference")
 // what was asked is a *NoTurnsError; a range that names nothing wraps
 // ErrBadRef.
 func Chunks(ctx context.Context, db ctxkeep.ArchiveIndex, ref string) ([]ctxkeep.Chunk, error) {
-	chunks, err := keep.Recall(ctx, db, ref)
-	var none *keep.NothingInRangeError
+	chunks, err := Recall(ctx, db, ref)
+	var none *NothingInRangeError
 	switch {
-	case errors.Is(err, keep.ErrBadSpan):
+	case errors.Is(err, ErrBadSpan):
 		return nil, ctxkeep.Errorf(ErrBadRef, "%v", err)
 	case errors.As(err, &none):
 		return nil, &NoTurnsError{Session: none.Session, err: err}
@@ -54,7 +53,7 @@ func (e *NoTurnsError) Unwrap() error { return e.err }
 // place.
 func Write(ctx context.Context, w io.Writer, st ctxkeep.OutputStore, chunks []ctxkeep.Chunk) error {
 	for _, c := range chunks {
-		fmt.Fprintf(w, "── %s %s of session %s · %s · %s ──\n", c.Kind, keep.Place(c), c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(w, "── %s %s of session %s · %s · %s ──\n", c.Kind, Place(c), c.SessionID, c.Key, c.End.Local().Format("2006-01-02 15:04:05"))
 		if err := expand(ctx, w, st, c); err != nil {
 			return err
 		}

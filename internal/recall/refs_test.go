@@ -1,16 +1,20 @@
-package keep
+package recall
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
 )
 
+var ctx = context.Background()
+
 func TestRecallRanges(t *testing.T) {
-	st := newStore(t)
+	st := storetest.Local(t, t.TempDir())
 	for _, session := range []string{"aaaa1111", "aaaa2222", "bbbb3333"} {
 		var cs []ctxkeep.Chunk
 		for turn := 1; turn <= 3; turn++ {

@@ -1,4 +1,4 @@
-package keep
+package recall
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/archive"
 )
 
 // ResolveSession finds the archived session whose id is id, or the only
@@ -157,16 +156,6 @@ func Place(c ctxkeep.Chunk) string {
 		return fmt.Sprintf("%d.%d", c.Turn, c.Step)
 	}
 	return strconv.Itoa(c.Turn)
-}
-
-// FilesInPlay are the files a session worked on last, for ranking search
-// results: a step touching them is more likely the one wanted.
-func FilesInPlay(ctx context.Context, idx ctxkeep.ArchiveIndex, session string) ([]string, error) {
-	cs, err := idx.ChunkHeads(ctx, session)
-	if err != nil {
-		return nil, err
-	}
-	return currentFiles(archive.Fold(session, cs, nil)), nil
 }
 
 // spanKind says what a span names: turns, or steps.
