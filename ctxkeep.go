@@ -1,26 +1,47 @@
 // Package ctxkeep is the glossary of ctxkeep: the nouns every part shares
-// and the interfaces the policies need from storage, each with its error
-// contract. It imports nothing of ctxkeep's own; adapters (internal/blob,
-// internal/sqlite, internal/store, and later a PostgreSQL index) implement
-// its interfaces, policies (swap, archive, keep, watch, prune, purge) use
-// them, and entry points (hook, cli, mcp) wire the two together.
+// and the interfaces sized to their callers, each with its error contract.
+// It imports nothing of ctxkeep's own. Adapters (internal/blob, sqlite,
+// store, journal, postgres) implement its interfaces; the composition roots
+// (cmd/ctxkeep, cmd/ctxkeep-hook) build them and hand them on as these
+// interfaces; policies (swap, archive, keep, watch, prune, purge, team…)
+// and entry points (hook, cli, mcp) use nothing else of storage. Agents
+// (claudecode, codex, transcript) are the shapes of one client each and
+// decide nothing. docs/ARCHITECTURE.md draws the rows.
 //
-// The nouns:
+// One word, one meaning:
 //
 //   - A Session is one conversation of an agent, named by the client's id,
-//     with its transcript file.
-//   - A Project is the folder a session works in: the project root the client
-//     reports, else the git root of the working directory, else the working
-//     directory itself (internal/project resolves it). Config, learned
-//     commands, permissions, the archive's scope and search's scope all use
-//     this one meaning.
-//   - An Entry is a tool output swapped out of the context: its exact bytes
-//     are a blob named by their Hash; the entry says which call produced it,
-//     what the model saw instead, and how strongly it is pinned.
-//   - A Chunk is a piece of the archive: a turn of the conversation (or a
-//     compaction summary the client wrote), rendered as text with what it did
-//     (Meta), searchable.
-//   - An Event is one hook call as ctxkeep saw it, for stats.
+//     with its transcript (Claude Code) or rollout (Codex) file.
+//   - A Project is the folder a session works in, and only that: the root
+//     the client reports, else the git root of the working directory, else
+//     the working directory (internal/project resolves it, for the hooks,
+//     the commands, `ctxkeep archive` and the MCP server alike). Config,
+//     learned commands, permissions, the archive's scope and search's scope
+//     all use it. A team project is a project opted into the team archive,
+//     named after its git remote (internal/team).
+//   - Swap is the feature that takes a large tool output out of the
+//     context. An Entry is one such output: its exact bytes are a blob named
+//     by their Hash; the entry says which call produced it, what the model
+//     saw instead (a view, a condensed output, a cleaned one, a pointer),
+//     and how strongly it is pinned. Kept out is what swap saved, counted
+//     only where the transcript shows the replacement applied (a Verdict).
+//   - The archive is the searchable record of sessions: a Chunk is one
+//     step of a turn (or a turn, or a compaction summary the client wrote)
+//     rendered as text with what it did (Meta). Archiving is writing chunks
+//     (`ctxkeep archive`, the hooks); the team archive is the same record on
+//     a server (TeamArchive). Recall prints a chunk exactly, with its
+//     outputs put back (internal/recall, the one place).
+//   - Keep is the feature that carries a session across compaction: it
+//     keeps the archive up to date, folds the working state from it, and
+//     writes the preservation notes (for the summariser), the restore block
+//     (after compaction) and the supplement (what the client's summary
+//     lacks).
+//   - Watch is the feature that reads the context's size and warns; Tend
+//     the one that pins, prunes, checks and purges.
+//   - An Event is one hook call as ctxkeep saw it, recorded by an
+//     EventSink (the journal) and ingested into an EventIndex for stats.
+//   - A Run (internal/swap) is what a test runner, a compiler or a linter
+//     reported of its own run: its counts and what failed, by name.
 package ctxkeep
 
 import (
