@@ -22,6 +22,8 @@ import (
 //   - first: no state yet; the transcript is read backwards from its end;
 //   - repeated: one new response appended before each call, read from
 //     the saved cursor;
+//   - hook-exe-repeated: the same, through ctxkeep-hook (what install
+//     registers);
 //   - floor: a Go program that reads stdin and exits.
 //
 // go test -run '^$' -bench Statusline -benchtime 50x ./cmd/ctxkeep
@@ -41,19 +43,25 @@ func BenchmarkStatusline(b *testing.B) {
 	stdin := []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"model":{"id":"claude-opus-5-5"},"context_window":{"context_window_size":1000000}}`, session, path))
 	state := filepath.Join(home, "watch", session+".status.json")
 
-	var first, repeated, floors []time.Duration
+	hookExe := testbin.HookPath(b) // what install --statusline registers
+	var first, repeated, hookRepeated, floors []time.Duration
 	b.ResetTimer()
 	for i := range b.N {
 		os.Remove(state)
 		first = append(first, timed(b, command(bin, env, stdin, "statusline", "--plain")))
 		appendResponse(b, path, 1_000_000+i, 600_000+int64(i)*100)
 		repeated = append(repeated, timed(b, command(bin, env, stdin, "statusline", "--plain")))
+		appendResponse(b, path, 2_000_000+i, 600_000+int64(i)*100+50)
+		hookRepeated = append(hookRepeated, timed(b, command(hookExe, env, stdin, "statusline", "--plain")))
 		floors = append(floors, timed(b, command(floor, env, stdin)))
 	}
 	b.StopTimer()
+	floorMs := float64(median(floors).Microseconds()) / 1000
 	b.ReportMetric(float64(median(first).Microseconds())/1000, "first-ms")
 	b.ReportMetric(float64(median(repeated).Microseconds())/1000, "repeated-ms")
-	b.ReportMetric(float64(median(floors).Microseconds())/1000, "floor-ms")
+	b.ReportMetric(float64(median(hookRepeated).Microseconds())/1000, "hook-exe-repeated-ms")
+	b.ReportMetric(float64(median(hookRepeated).Microseconds())/1000/floorMs, "hook-exe-repeated/floor")
+	b.ReportMetric(floorMs, "floor-ms")
 	b.ReportMetric(float64(size>>20), "transcript-MB")
 	b.ReportMetric(0, "ns/op")
 

@@ -15,10 +15,14 @@ import (
 var ErrStatusLineTaken = errors.New("settings already have a statusLine")
 
 // IsCtxkeepStatusLine reports whether a statusLine command runs
-// `ctxkeep statusline`, by any path.
+// `ctxkeep statusline` or `ctxkeep-hook statusline`, by any path.
 func IsCtxkeepStatusLine(cmd string) bool {
 	words := shellWords(cmd, 2)
-	return len(words) == 2 && programName(words[0]) == "ctxkeep" && words[1] == "statusline"
+	if len(words) != 2 || words[1] != "statusline" {
+		return false
+	}
+	name := programName(words[0])
+	return name == "ctxkeep" || name == "ctxkeep-hook"
 }
 
 func statusCommand(raw json.RawMessage) string {
@@ -36,7 +40,7 @@ func statusCommand(raw json.RawMessage) string {
 // unless force is set. Every other key is kept as it is.
 func SetStatusLine(settings []byte, command string, force bool) ([]byte, bool, error) {
 	if !IsCtxkeepStatusLine(command) {
-		return nil, false, fmt.Errorf("statusLine command %q does not run \"ctxkeep statusline\"", command)
+		return nil, false, fmt.Errorf("statusLine command %q does not run \"ctxkeep statusline\" or \"ctxkeep-hook statusline\"", command)
 	}
 	doc, err := parseSettings(settings)
 	if err != nil {

@@ -29,10 +29,10 @@ func (s *statusOptions) edit(out []byte, changed bool, err error) ([]byte, bool,
 	return out2, changed || changed2, err
 }
 
-// prepare works out the statusLine command: ctxkeep's own, beside the
-// hooks it registers.
+// prepare works out the statusLine command: the hook executable's, as the
+// hooks' (it is redrawn as often as a hook runs), else ctxkeep's own.
 func (s *statusOptions) prepare(reg claudecode.Registration) {
-	s.command = claudecode.ShellQuote(reg.CLI) + " statusline"
+	s.command = claudecode.ShellQuote(hookExecutable(reg.CLI)) + " statusline"
 }
 
 // report says what the statusLine is now.

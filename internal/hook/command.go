@@ -44,7 +44,7 @@ func Command(start time.Time, args []string, env app.Env, stdin io.Reader, stdou
 	return 2
 }
 
-const usage = `usage: ctxkeep-hook hook [--agent codex] | capture SPOOL RC | version
+const usage = `usage: ctxkeep-hook hook [--agent codex] | capture SPOOL RC | statusline [--plain] | version
 ctxkeep-hook is what Claude Code and Codex run on every hook event, and the wrapper after a
 wrapped command: the part of ctxkeep the agent waits for, in an executable that loads nothing
 else. People use ctxkeep (see ctxkeep help hook).`
