@@ -260,7 +260,7 @@ func (e *serverError) Error() string { return e.msg }
 
 // SQLState is the server's code for the error (ctxkeep.SQLState).
 func (e *serverError) SQLState() string { return e.code }
-func (e *serverError) Unwrap() error { return e.err }
+func (e *serverError) Unwrap() error    { return e.err }
 
 // Unreachable reports whether err means the server could not be reached
 // or went away: no connection, a connection dropped or timed out, the
