@@ -326,7 +326,9 @@ examples: the same as ` + "`ctxkeep COMMAND --help`" + `.`,
 from stdin, handles it within the event's deadline, and writes the reply, if any, to stdout. It
 always exits 0: on bad input, an internal error, a panic or a blown deadline it replies nothing,
 so the agent goes on as if ctxkeep were not there, and the reason goes to the log, which
-` + "`ctxkeep doctor`" + ` shows. CTXKEEP_DISABLE=1 makes it return at once.`,
+` + "`ctxkeep doctor`" + ` shows. CTXKEEP_DISABLE=1 makes it return at once. What install registers is
+ctxkeep-hook, built and installed beside ctxkeep: "ctxkeep-hook hook" runs the same code in an
+executable that loads only what hooks use, and starts faster on every hook call.`,
 	}
 )
 
