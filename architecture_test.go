@@ -100,3 +100,36 @@ func TestArchitecture(t *testing.T) {
 // composition reports whether a package is one of the composition roots:
 // an executable's main, or what builds adapters for them (cmd/internal).
 func composition(name string) bool { return strings.HasPrefix(name, "cmd/") }
+
+// TestHookExecutable checks that ctxkeep-hook, which the agent starts on
+// every hook event, links only what hooks use: every package it links
+// costs each hook call its initialisation and page faults. Those below
+// serve commands people type, MCP clients or the team archive.
+func TestHookExecutable(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", module+"/cmd/ctxkeep-hook").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	forbidden := []string{
+		"github.com/jackc/pgx/v5",                // the team archive
+		module + "/internal/postgres",            // the team archive
+		"github.com/modelcontextprotocol/go-sdk", // ctxkeep mcp
+		"github.com/tiktoken-go/tokenizer",       // ctxkeep context's estimates
+		module + "/internal/cli",                 // the commands
+		module + "/internal/mcp",
+		module + "/internal/ui",
+		"html/template", // the web UI and the HTML report
+		"net/http",
+	}
+	for _, dep := range deps {
+		for _, f := range forbidden {
+			if dep == f || strings.HasPrefix(dep, f+"/") {
+				t.Errorf("ctxkeep-hook links %s", dep)
+			}
+		}
+	}
+	if !slices.Contains(deps, module+"/internal/hook") {
+		t.Fatalf("ctxkeep-hook does not link internal/hook: go list says %d packages", len(deps))
+	}
+}

@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/cmd/internal/backends"
+	"github.com/ctxkeep/ctxkeep/cmd/internal/teamarchive"
 	"github.com/ctxkeep/ctxkeep/internal/cli"
 )
 
 func main() {
 	start := time.Now()
 	p := cli.System(os.Args[1:])
-	p.Backends = backends.All()
+	p.Backends = backends.Local()
+	p.Backends.OpenTeam = teamarchive.Open
 	os.Exit(cli.Main(start, p))
 }

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,11 +150,16 @@ func Load(path string, v any) error {
 	return nil
 }
 
-// Save writes a state file atomically (without fsync: it is rebuildable).
+// Save writes a state file atomically (without fsync: it is rebuildable),
+// unless it already holds v: most hook calls and statusline redraws change
+// nothing, and the temporary file and rename were most of their cost.
 func Save(path string, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
+	}
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
 	}
 	err = fsx.WriteFileReplace(path, data, fsx.FilePerm)
 	if errors.Is(err, fs.ErrNotExist) {

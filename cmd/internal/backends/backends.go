@@ -1,7 +1,7 @@
-// Package backends builds ctxkeep's concrete adapters — the local store
-// (blob files and the SQLite index), the journal, the team archive on
-// PostgreSQL — for the executables' composition roots (cmd/ctxkeep,
-// cmd/ctxkeep-hook), which hand them on as the root package's interfaces.
+// Package backends builds the concrete adapters every executable has — the
+// local store (blob files and the SQLite index) and the journal — for the
+// composition roots (cmd/ctxkeep, cmd/ctxkeep-hook), which hand them on as
+// the root package's interfaces; the team archive is cmd/internal/teamarchive.
 // Nothing outside cmd/ constructs an adapter (TestArchitecture).
 package backends
 
@@ -12,7 +12,6 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/app"
 	"github.com/ctxkeep/ctxkeep/internal/journal"
-	"github.com/ctxkeep/ctxkeep/internal/postgres"
 	"github.com/ctxkeep/ctxkeep/internal/store"
 )
 
@@ -20,21 +19,6 @@ import (
 // journal.
 func Local() app.Backends {
 	return app.Backends{OpenLocal: openLocal, Journal: openJournal}
-}
-
-// All are Local and the team archive on PostgreSQL: ctxkeep's.
-func All() app.Backends {
-	b := Local()
-	b.OpenTeam = openTeam
-	return b
-}
-
-func openTeam(ctx context.Context, dsn string, migrate bool) (ctxkeep.TeamAdmin, error) {
-	db, err := postgres.Open(ctx, postgres.Options{DSN: dsn, Migrate: migrate})
-	if err != nil {
-		return nil, err
-	}
-	return db, nil
 }
 
 func openLocal(ctx context.Context, indexPath, blobDir string, mode ctxkeep.OpenMode, now func() time.Time) (ctxkeep.Local, error) {
