@@ -11,7 +11,11 @@ package main
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/cmd/internal/backends"
@@ -24,11 +28,26 @@ func main() {
 	start := time.Now()
 	env := app.Env{Getenv: os.Getenv, Environ: os.Environ(), Getwd: os.Getwd, Now: time.Now, Backends: backends.Local()}
 	if args := os.Args[1:]; len(args) > 0 && args[0] == "statusline" {
-		// The client's statusLine, redrawn every few hundred milliseconds;
-		// without the tokenizer, it shows no estimate before the first
-		// response (`ctxkeep statusline` does).
+		// The client's statusLine, redrawn every few hundred milliseconds.
 		hook.PrivateFiles()
-		os.Exit(statusline.Run(env, slices.Contains(args[1:], "--plain"), os.Stdin, os.Stdout, nil))
+		os.Exit(statusline.Run(env, slices.Contains(args[1:], "--plain"), os.Stdin, os.Stdout, estimateByCtxkeep))
 	}
 	os.Exit(hook.Command(start, os.Args[1:], env, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// estimateByCtxkeep asks ctxkeep, installed beside this executable, for
+// the estimate the statusline shows before a session's first response:
+// the tokenizer is linked there, not here, and this is needed only until
+// the client records usage, once per transcript size.
+func estimateByCtxkeep(transcriptPath string) (int64, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(filepath.Join(filepath.Dir(self), "ctxkeep"), "statusline", "--estimate", transcriptPath)
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
 }

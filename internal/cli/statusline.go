@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
 
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/statusline"
@@ -11,7 +12,7 @@ import (
 
 var statuslineCmd = &command{
 	name:    "statusline",
-	usage:   "statusline [--plain]",
+	usage:   "statusline [--plain] [--estimate TRANSCRIPT]",
 	summary: "draw the client's statusline: context used, distance to auto-compaction",
 	group:   groupClient,
 	long: `What the client runs as its statusLine (set it up with ` + "`ctxkeep install --statusline`" + `): reads the
@@ -27,16 +28,23 @@ applied)". Green, then yellow from the first warning level, red from the last (-
 NO_COLOR for none). Before any usage is recorded it shows
 an estimate, marked ~… (estimate); a window inferred from a context larger than the configured
 one is marked (window inferred). It reads the transcript from a saved cursor, so a call costs
-the same on any transcript size, and it always exits 0: a problem is printed as the line.`,
+the same on any transcript size, and it always exits 0: a problem is printed as the line.
+
+--estimate TRANSCRIPT prints that estimate alone, in tokens: what ctxkeep-hook (which install
+registers, and which links no tokenizer) asks ctxkeep for before a session's first response.`,
 	examples: []string{`echo '{"session_id":"…","transcript_path":"…"}' | ctxkeep statusline --plain`},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &statuslineOptions{}
 		fs.BoolVar(&o.plain, "plain", false, "no colours (also NO_COLOR)")
+		fs.StringVar(&o.estimate, "estimate", "", "print the token estimate of `TRANSCRIPT` before its first response, and exit")
 		return o.run
 	},
 }
 
-type statuslineOptions struct{ plain bool }
+type statuslineOptions struct {
+	plain    bool
+	estimate string
+}
 
 // run draws the client's statusline from its stdin JSON. It always exits
 // 0 and prints one line: a statusline that fails shows nothing, which
@@ -44,6 +52,14 @@ type statuslineOptions struct{ plain bool }
 func (o *statuslineOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := noArgs("statusline", pos); err != nil {
 		return err
+	}
+	if o.estimate != "" {
+		n, err := estimate(o.estimate)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(a.Stdout, n)
+		return nil
 	}
 	statusline.Run(a.hookEnv(), o.plain, a.Stdin, a.Stdout, estimate)
 	return nil

@@ -26,8 +26,10 @@ const statusInputLimit = 1 << 20
 const EstimateLimit = 8 << 20
 
 // Estimator counts the tokens the model would be sent from a transcript,
-// before the client has recorded any usage (the tokenizer lives in the
-// CLI, not in the lean hook executable).
+// before the client has recorded any usage. The tokenizer is linked in
+// ctxkeep, not in the lean hook executable, which asks ctxkeep for it
+// (`ctxkeep statusline --estimate`): only before a session's first
+// response, once per transcript size, the estimate kept in the state.
 type Estimator func(transcriptPath string) (int64, error)
 
 // Run reads the statusLine JSON from stdin and prints one line, always
@@ -124,10 +126,10 @@ func (r *run) gaugeTokens(g *watch.Gauge, st *watch.StatusState, in watch.Status
 	if in.TranscriptPath == "" || st.Cursor.Offset > EstimateLimit {
 		return
 	}
-	if r.estimate == nil {
-		return // this executable estimates nothing: the gauge waits for the first response
-	}
 	if st.Estimate == nil || st.Estimate.Offset != st.Cursor.Offset {
+		if r.estimate == nil {
+			return // nothing to estimate with: the gauge waits for the first response
+		}
 		n, err := r.estimate(in.TranscriptPath)
 		if err != nil {
 			return
