@@ -97,3 +97,20 @@ func (s SwapStats) RefetchRate() float64 {
 	}
 	return float64(s.Retrieved) / float64(s.Entries)
 }
+
+// ArchivedSession sums up one session of the archive, as a list of
+// sessions shows it: which project and client, how long, how many steps
+// and compactions, and the context usage its archive last read.
+type ArchivedSession struct {
+	ID          string    `json:"session_id"`
+	Project     string    `json:"project"`
+	Agent       string    `json:"agent"`       // AgentClaudeCode, AgentCodex
+	Steps       int       `json:"steps"`       // steps, and whole turns archived before steps
+	Turns       int       `json:"turns"`       // the user's prompts
+	Compactions int       `json:"compactions"` // the client's compaction summaries archived
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	Prompt      string    `json:"prompt,omitempty"`     // the first prompt, shortened
+	Transcript  string    `json:"transcript,omitempty"` // where the archive reads it
+	Usage       Usage     `json:"usage"`                // the context as the archive last read it
+}

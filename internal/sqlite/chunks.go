@@ -389,3 +389,36 @@ func (db *DB) ChunkSessions(ctx context.Context) ([]string, error) {
 func (db *DB) ProjectSessions(ctx context.Context, project string) ([]string, error) {
 	return db.strings(ctx, `SELECT session_id FROM chunks WHERE project = ? GROUP BY session_id ORDER BY max(ts_end) DESC`, project)
 }
+
+// ArchivedSessions sums up every archived session, latest first: one pass
+// over the chunks (the same scan ChunkSessions makes) and the archive
+// cursors.
+func (db *DB) ArchivedSessions(ctx context.Context) ([]ctxkeep.ArchivedSession, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT c.session_id, max(c.project), max(c.agent),
+		sum(c.kind IN ('step', 'turn')), max(c.turn), sum(c.kind = 'summary'),
+		min(CASE WHEN c.ts_start > 0 THEN c.ts_start END), max(c.ts_end),
+		coalesce(a.transcript, ''), coalesce(a.usage, '{}')
+		FROM chunks c LEFT JOIN archive_cursors a ON a.session_id = c.session_id
+		GROUP BY c.session_id ORDER BY max(c.ts_end) DESC, c.session_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ctxkeep.ArchivedSession
+	for rows.Next() {
+		var s ctxkeep.ArchivedSession
+		var start sql.NullInt64
+		var end int64
+		var usage string
+		if err := rows.Scan(&s.ID, &s.Project, &s.Agent, &s.Steps, &s.Turns, &s.Compactions, &start, &end, &s.Transcript, &usage); err != nil {
+			return nil, err
+		}
+		if start.Valid {
+			s.Start = time.UnixMilli(start.Int64).UTC()
+		}
+		s.End = time.UnixMilli(end).UTC()
+		json.Unmarshal([]byte(usage), &s.Usage)
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
