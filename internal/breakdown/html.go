@@ -136,6 +136,19 @@ func newPageData(r *Report) (*pageData, error) {
 	return d, nil
 }
 
+// ChartView is the geometry of the context chart the HTML report draws:
+// the SVG paths of the context and of what it would have been without
+// swap, the thresholds, the ticks, the compactions and the swaps kept out.
+// The web UI (internal/ui) draws the same chart.
+type ChartView = chartView
+
+// NewChart lays out the chart of tl under the thresholds l.
+func NewChart(tl Timeline, l watch.Limits) ChartView { return newChart(tl, l) }
+
+// Readout is what the chart's readout shows per response: x, the tokens
+// and a caption.
+func Readout(tl Timeline) [][3]any { return readout(tl) }
+
 // readout is what the chart's script shows on hover: x, y and a caption
 // per response.
 func readout(tl Timeline) [][3]any {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/ctxkeep/ctxkeep"
+
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -54,6 +56,27 @@ const (
 // KeptOut reports whether the transcript shows the output was kept out of
 // the context.
 func (s Swap) KeptOut() bool { return s.Status == Applied || s.Status == Printed }
+
+// SwapOf is an entry as the timeline places it: what it kept out, and
+// what the transcript shows of it (its verdict).
+func SwapOf(e ctxkeep.Entry) Swap {
+	return Swap{ID: e.ID, ToolUseID: e.ToolUseID, Tool: e.Tool, Tokens: int64(e.Chars-e.ViewChars) / 4, Status: StatusOf(e)}
+}
+
+// StatusOf is what the transcript shows of an entry: Printed (no hook
+// reply replaced it: ctxkeep printed it), Unchecked, Applied or
+// NotApplied.
+func StatusOf(e ctxkeep.Entry) string {
+	switch {
+	case e.Replacement == "":
+		return Printed
+	case e.Applied == nil:
+		return Unchecked
+	case *e.Applied:
+		return Applied
+	}
+	return NotApplied
+}
 
 // SwapMark is a swap placed on the timeline: at the response that made
 // the call.

@@ -53,7 +53,7 @@ func init() {
 		installCmd, uninstallCmd, doctorCmd, configCmd, configSetCmd,
 		listCmd, showCmd, pinCmd, unpinCmd, pinsCmd, learnedCmd,
 		searchCmd, recallCmd, archiveCmd, teamCmd,
-		contextCmd, statsCmd, replayCmd,
+		contextCmd, statsCmd, replayCmd, uiCmd,
 		pruneCmd, checkCmd, optimizeCmd, purgeCmd,
 		hookCmd, mcpCmd, statuslineCmd, captureCmd,
 		versionCmd, helpCmd,

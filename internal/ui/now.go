@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/breakdown"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/prune"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+	"github.com/ctxkeep/ctxkeep/internal/watch"
+)
+
+// The Now page answers "what should I remove, compress or pin right
+// now?" for the latest session of each project: what fills its context
+// (by category, the largest items, stale outputs and re-reads, as `ctxkeep
+// context` counts them: internal/breakdown), what ctxkeep already kept
+// out, and what a pin would change (internal/prune's retention).
+
+// nowProjects is how many projects the page shows.
+const nowProjects = 6
+
+type nowData struct {
+	Projects []nowProject
+}
+
+type nowProject struct {
+	S        ctxkeep.ArchivedSession
+	Title    string
+	Gauge    gaugeView
+	Groups   []groupBar
+	Counted  int64
+	Largest  []itemView
+	Stale    breakdown.Stale
+	StaleTok int64
+	Kept     []keptView
+	KeptTok  int64
+	Problem  string
+}
+
+type groupBar struct {
+	Name   string
+	Tokens int64
+	Share  float64 // percent of what was counted
+	Offset float64
+	Class  string
+}
+
+type itemView struct {
+	Tool   string
+	Input  string
+	Tokens int64
+	Stale  bool
+	Output *outputChip // when ctxkeep stored it
+}
+
+type keptView struct {
+	Chip     outputChip
+	Expiry   string // what happens to it as it is pinned now
+	IfPinned string // what a pin (or unpinning) would change
+}
+
+func (s *Server) nowPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	all, err := s.o.Store.ArchivedSessions(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	sessions, _ := s.o.Store.Sessions(ctx)
+	d := &nowData{}
+	seen := map[string]bool{}
+	for _, a := range all {
+		if seen[a.Project] || len(d.Projects) == nowProjects {
+			continue
+		}
+		seen[a.Project] = true
+		p, err := s.nowOf(ctx, a, sessions[a.ID].LastSeen)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		d.Projects = append(d.Projects, p)
+	}
+	s.render(w, r, "now", "Now", d)
+}
+
+func (s *Server) nowOf(ctx context.Context, a ctxkeep.ArchivedSession, seen time.Time) (nowProject, error) {
+	p := nowProject{S: a, Title: shown(a.Prompt)}
+	entries, err := s.o.Store.Entries(ctx, ctxkeep.EntryFilter{Session: a.ID})
+	if err != nil {
+		return p, err
+	}
+	byCall := map[string]ctxkeep.Entry{}
+	now := s.o.Now()
+	for _, e := range entries {
+		byCall[e.ToolUseID] = e
+		k := keptView{Chip: chipOf(e)}
+		if k.Chip.Status == breakdown.Applied || k.Chip.Status == breakdown.Printed {
+			p.KeptTok += k.Chip.Tokens
+		}
+		unpinned := e
+		unpinned.PinLevel = ctxkeep.PinNone
+		at := prune.Expiry(unpinned, later(seen, e.CreatedAt), s.o.Config.Retention)
+		when := "the next prune takes it"
+		if at.After(now) {
+			when = "prune may take it after " + dateOf(at)
+		}
+		switch e.PinLevel {
+		case ctxkeep.PinNone:
+			k.Expiry, k.IfPinned = "unpinned: "+when, "a pin keeps it past retention (soft) or for good (hard)"
+		case ctxkeep.PinSoft:
+			k.Expiry, k.IfPinned = "soft pin: kept past retention", "unpinned, "+when
+		default:
+			k.Expiry, k.IfPinned = "hard pin: never pruned", "unpinned, "+when
+		}
+		p.Kept = append(p.Kept, k)
+	}
+	slices.SortStableFunc(p.Kept, func(x, y keptView) int { return cmp.Compare(y.Chip.Chars, x.Chip.Chars) })
+	p.Kept = p.Kept[:min(len(p.Kept), 12)]
+	if a.Agent == ctxkeep.AgentCodex || a.Transcript == "" {
+		p.Gauge = gaugeOf(a.Usage.Tokens, s.o.Limits(a.Agent, a.Usage.Model, a.Usage.Window, a.Usage.Tokens))
+		if a.Agent == ctxkeep.AgentCodex {
+			p.Problem = "what fills a Codex session's context is not broken down (its rollout gives the usage only)"
+		}
+		return p, nil
+	}
+	r, err := s.breakdownOf(a)
+	if err != nil {
+		p.Gauge = gaugeOf(a.Usage.Tokens, s.o.Limits(a.Agent, a.Usage.Model, a.Usage.Window, a.Usage.Tokens))
+		p.Problem = "the transcript could not be read: " + shown(err.Error())
+		return p, nil
+	}
+	p.Gauge = gaugeOf(r.report.Tokens, r.report.Limits)
+	p.Counted, p.Stale = r.report.Counted, r.report.Stale
+	var offset float64
+	for _, g := range breakdown.Grouped(r.report.Categories) {
+		share := 0.0
+		if r.report.Counted > 0 {
+			share = 100 * float64(g.Tokens) / float64(r.report.Counted)
+		}
+		p.Groups = append(p.Groups, groupBar{Name: breakdown.Label(g.Name), Tokens: g.Tokens, Share: share, Offset: offset, Class: "c-" + g.Name})
+		offset += share
+	}
+	stale := map[string]bool{}
+	for _, id := range r.report.Stale.StaleCalls {
+		stale[id] = true
+	}
+	for _, it := range r.largest {
+		v := itemView{Tool: it.tool, Input: shown(it.input), Tokens: it.tokens, Stale: stale[it.id]}
+		if e, ok := byCall[it.id]; ok && it.id != "" {
+			c := chipOf(e)
+			v.Output = &c
+		}
+		p.Largest = append(p.Largest, v)
+		if v.Stale {
+			p.StaleTok += v.Tokens
+		}
+	}
+	return p, nil
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// nowBreakdown is a session's breakdown, kept while its transcript does
+// not change: counting tokens is the page's slowest part.
+type nowBreakdown struct {
+	size    int64
+	mod     time.Time
+	report  *breakdown.Report
+	largest []largeItem
+}
+
+type largeItem struct {
+	id, tool, input string
+	tokens          int64
+}
+
+var (
+	nowMu    sync.Mutex
+	nowCache = map[string]*nowBreakdown{}
+)
+
+func (s *Server) breakdownOf(a ctxkeep.ArchivedSession) (*nowBreakdown, error) {
+	f, st, err := fsx.OpenRegular(a.Transcript)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
+	nowMu.Lock()
+	defer nowMu.Unlock()
+	if b := nowCache[a.Transcript]; b != nil && b.size == st.Size() && b.mod.Equal(st.ModTime()) {
+		return b, nil
+	}
+	file, err := transcript.ReadFileLimited(a.Transcript, transcript.Cursor{}, s.readLimits())
+	if err != nil {
+		return nil, err
+	}
+	counter := breakdown.Tokenizer()
+	rep, err := breakdown.Build(breakdown.Input{Session: a.ID, Transcript: a.Transcript, Records: file.Records,
+		Limits:  func(model string, peak int64) watch.Limits { return s.o.Limits(a.Agent, model, 0, peak) },
+		Counter: counter, Now: s.o.Now()})
+	if err != nil {
+		return nil, err
+	}
+	b := &nowBreakdown{size: st.Size(), mod: st.ModTime(), report: rep}
+	live, _ := transcript.Live(file.Records)
+	calls, _ := transcript.ToolCalls(live)
+	slices.SortStableFunc(calls, func(x, y transcript.ToolCall) int { return cmp.Compare(resultLen(y), resultLen(x)) })
+	for _, c := range calls[:min(len(calls), 10)] {
+		if c.Result == nil {
+			continue
+		}
+		b.largest = append(b.largest, largeItem{id: c.ID, tool: c.Name, input: callInput(c),
+			tokens: breakdown.WithMargin(int64(counter.Count(c.Result.Text())))})
+	}
+	nowCache[a.Transcript] = b
+	return b, nil
+}
+
+func resultLen(c transcript.ToolCall) int {
+	if c.Result == nil {
+		return 0
+	}
+	return len(c.Result.Text())
+}
+
+// callInput is a call in one line: the command, the file, the pattern.
+func callInput(c transcript.ToolCall) string {
+	var in map[string]any
+	if json.Unmarshal(c.Input, &in) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "query", "description", "prompt"} {
+		if v, ok := in[k].(string); ok && v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,318 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/breakdown"
+	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
+	"github.com/ctxkeep/ctxkeep/internal/watch"
+)
+
+// sessionData is one session's page.
+type sessionData struct {
+	S        ctxkeep.ArchivedSession
+	Title    string
+	Model    string
+	Gauge    gaugeView
+	Chart    *chartData
+	Turns    []turnView
+	Other    []outputChip // stored outputs no archived step names (a subagent's, a step not archived yet)
+	Outputs  int
+	Compacts []compactionView
+	Warnings []warning
+	Kept     ctxkeep.Proof
+	KeptTok  int64
+	Last     string // "turn.step" of the last step shown: live updates go on from there
+	Problem  string // why the transcript could not be read, if it could not
+}
+
+// gaugeView is the context now against the client's thresholds.
+type gaugeView struct {
+	Tokens, Window, AutoCompact, Warning, Away int64
+	Used, WarnAt, CompactAt                    float64 // percent of the window
+	Level                                      string  // ok, notice, warn, urgent
+	Known, On, Inferred                        bool
+	Label                                      string
+}
+
+type chartData struct {
+	breakdown.ChartView
+	Readout  string // JSON, for the readout on hover
+	Warnings []chartMark
+}
+
+type chartMark struct {
+	X     float64
+	Title string
+}
+
+type compactionView struct {
+	N       int // 1-based
+	After   int // responses before it
+	Trigger string
+	Pre     int64
+	Post    int64
+	When    string
+	Restore string // what ctxkeep's restore block put back, "" when the transcript holds none
+}
+
+type turnView struct {
+	N      int
+	Prompt string
+	Steps  []stepView
+}
+
+type stepView struct {
+	Key      string
+	Place    string
+	Turn     int
+	Step     int
+	Kind     string
+	Time     string
+	Summary  string
+	Tools    []string
+	Commands []commandView
+	Errors   []string
+	Outputs  []outputChip
+}
+
+type commandView struct {
+	Run     string
+	Exit    int
+	Failed  bool
+	Outcome string
+}
+
+// outputChip is a stored output as a timeline shows it.
+type outputChip struct {
+	ID        string
+	Tool      string
+	Input     string
+	Chars     int
+	ViewChars int
+	Tokens    int64 // kept out, (original − view) / 4
+	Status    string
+	Pin       string
+	Kind      string
+}
+
+func chipOf(e ctxkeep.Entry) outputChip {
+	return outputChip{ID: e.ID, Tool: e.Tool, Input: shown(e.Input), Chars: e.Chars, ViewChars: e.ViewChars,
+		Tokens: int64(max(0, e.Chars-e.ViewChars)) / 4, Status: breakdown.StatusOf(e), Pin: e.PinLevel.String(), Kind: e.Kind}
+}
+
+func (s *Server) sessionPage(w http.ResponseWriter, r *http.Request) {
+	d, err := s.sessionData(r.Context(), r.PathValue("id"))
+	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
+		s.notFound(w, r, err.Error())
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.render(w, r, "session", "Session "+d.S.ID[:min(8, len(d.S.ID))], d)
+}
+
+// archived finds a session of the archive by its id or a unique prefix.
+func (s *Server) archived(ctx context.Context, id string) (ctxkeep.ArchivedSession, error) {
+	all, err := s.o.Store.ArchivedSessions(ctx)
+	if err != nil {
+		return ctxkeep.ArchivedSession{}, err
+	}
+	ids := make([]string, len(all))
+	for i, a := range all {
+		ids[i] = a.ID
+	}
+	match, err := keep.MatchSession(ids, id, "in the archive")
+	if err != nil {
+		return ctxkeep.ArchivedSession{}, err
+	}
+	return all[slices.IndexFunc(all, func(a ctxkeep.ArchivedSession) bool { return a.ID == match })], nil
+}
+
+func (s *Server) sessionData(ctx context.Context, id string) (*sessionData, error) {
+	a, err := s.archived(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	d := &sessionData{S: a, Title: shown(a.Prompt)}
+	heads, err := s.o.Store.ChunkHeads(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := s.o.Store.Entries(ctx, ctxkeep.EntryFilter{Session: a.ID})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]ctxkeep.Entry, len(entries))
+	var swaps []breakdown.Swap
+	for _, e := range entries {
+		byID[e.ID] = e
+		if e.AgentID == "" {
+			swaps = append(swaps, breakdown.SwapOf(e))
+		}
+		switch st := breakdown.StatusOf(e); {
+		case st == breakdown.Applied || st == breakdown.Printed:
+			d.Kept.KeptOutChars += int64(max(0, e.Chars-e.ViewChars))
+			if st == breakdown.Applied {
+				d.Kept.Applied++
+			} else {
+				d.Kept.Printed++
+			}
+		case st == breakdown.Unchecked:
+			d.Kept.Unchecked++
+		default:
+			d.Kept.NotApplied++
+		}
+	}
+	d.KeptTok, d.Outputs = (d.Kept.KeptOutChars+3)/4, len(entries)
+	named := map[string]bool{}
+	d.Turns = turnsOf(heads, byID, named)
+	for _, e := range entries {
+		if !named[e.ID] {
+			d.Other = append(d.Other, chipOf(e))
+		}
+	}
+	if n := len(heads); n > 0 {
+		d.Last = fmt.Sprintf("%d.%d", heads[n-1].Turn, heads[n-1].Step)
+		for i := n - 1; i >= 0; i-- {
+			if heads[i].Conversation() {
+				d.Last = fmt.Sprintf("%d.%d", heads[i].Turn, heads[i].Step)
+				break
+			}
+		}
+	}
+	s.sessionUsage(d, swaps)
+	return d, nil
+}
+
+// sessionUsage reads the transcript: the chart, the gauge, compactions
+// with their restore blocks, warnings.
+func (s *Server) sessionUsage(d *sessionData, swaps []breakdown.Swap) {
+	a := d.S
+	usage, peak := a.Usage, a.Usage.Tokens
+	var tl breakdown.Timeline
+	if a.Transcript != "" {
+		sc, err := s.scans.get(a.Transcript, a.Agent, s.readLimits())
+		if err == nil {
+			tl = sc.timeline(swaps)
+			usage, peak = sc.usage, max(sc.peak, a.Usage.Tokens)
+			if sc.window > 0 {
+				usage.Window = sc.window
+			}
+			d.Warnings = slices.Clone(sc.warnings)
+			restores := slices.Clone(sc.restores)
+			sc.mu.Unlock()
+			for i, c := range tl.Compactions {
+				v := compactionView{N: i + 1, After: c.After, Trigger: c.Trigger, Pre: c.PreTokens, Post: c.PostTokens, When: dateOf(c.Time)}
+				for _, r := range restores {
+					if r.After == i+1 {
+						v.Restore = r.Text
+						break
+					}
+				}
+				d.Compacts = append(d.Compacts, v)
+			}
+		} else {
+			d.Problem = "the transcript could not be read: " + shown(err.Error())
+		}
+	} else {
+		d.Problem = "the archive does not say where this session's transcript is"
+	}
+	for _, p := range tl.Points {
+		peak = max(peak, p.Tokens)
+	}
+	d.Model = usage.Model
+	l := s.o.Limits(a.Agent, usage.Model, usage.Window, peak)
+	d.Gauge = gaugeOf(usage.Tokens, l)
+	if len(tl.Points) > 0 {
+		c := &chartData{ChartView: breakdown.NewChart(tl, l)}
+		pts, _ := json.Marshal(breakdown.Readout(tl))
+		c.Readout = string(pts)
+		for _, wv := range d.Warnings {
+			at := min(max(wv.At, 1), len(tl.Points))
+			ro := breakdown.Readout(breakdown.Timeline{Points: tl.Points[:at]})
+			if len(ro) > 0 {
+				x := ro[len(ro)-1][0].(float64)
+				c.Warnings = append(c.Warnings, chartMark{X: x, Title: cutText(wv.Text, 240)})
+			}
+		}
+		d.Chart = c
+	}
+}
+
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.TrimSpace(s[:n]) + "…"
+}
+
+// gaugeOf is the gauge of tokens under l.
+func gaugeOf(tokens int64, l watch.Limits) gaugeView {
+	g := gaugeView{Tokens: tokens, Window: l.Window, AutoCompact: l.AutoCompact, Warning: l.Warning, Known: tokens > 0,
+		On: l.AutoCompactOn, Inferred: l.Inferred,
+		Used: min(l.OfWindow(tokens), 100), WarnAt: l.OfWindow(l.Warning), CompactAt: l.OfWindow(l.AutoCompact)}
+	g.Away = max(0, l.ToCompaction(tokens))
+	switch lv := l.OfThreshold(tokens); {
+	case lv >= 90:
+		g.Level = "urgent"
+	case lv >= 80:
+		g.Level = "warn"
+	case lv >= 70:
+		g.Level = "notice"
+	default:
+		g.Level = "ok"
+	}
+	return g
+}
+
+// turnsOf groups a session's chunk heads into turns of steps, each with
+// the stored outputs its calls produced (named marks them).
+func turnsOf(heads []ctxkeep.Chunk, byID map[string]ctxkeep.Entry, named map[string]bool) []turnView {
+	var turns []turnView
+	for _, c := range heads {
+		if len(turns) == 0 || turns[len(turns)-1].N != c.Turn {
+			turns = append(turns, turnView{N: c.Turn})
+		}
+		t := &turns[len(turns)-1]
+		if c.Prompt != "" && t.Prompt == "" {
+			t.Prompt = shown(c.Prompt)
+		}
+		t.Steps = append(t.Steps, stepOf(c, byID, named))
+	}
+	return turns
+}
+
+func stepOf(c ctxkeep.Chunk, byID map[string]ctxkeep.Entry, named map[string]bool) stepView {
+	v := stepView{Key: c.Key, Place: keep.Place(c), Turn: c.Turn, Step: c.Step, Kind: c.Kind, Time: localTime(c.End).Format("15:04"),
+		Summary: shown(c.Summary)}
+	for _, t := range c.Meta.Tools {
+		v.Tools = append(v.Tools, shown(t))
+	}
+	for _, cmd := range c.Meta.Commands {
+		v.Commands = append(v.Commands, commandView{Run: shown(cmd.Run), Exit: cmd.Exit, Failed: cmd.Failed(), Outcome: shown(cmd.Outcome)})
+	}
+	for _, e := range c.Meta.Errors {
+		v.Errors = append(v.Errors, shown(e))
+	}
+	for _, id := range c.Meta.Entries {
+		if e, ok := byID[id]; ok {
+			v.Outputs = append(v.Outputs, chipOf(e))
+			named[id] = true
+		}
+	}
+	return v
+}
+
+// readLimits bound each read of a transcript (limits.transcript_*).
+func (s *Server) readLimits() transcript.ReadLimits { return watch.TranscriptLimits(s.o.Config) }
