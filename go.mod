@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/charmbracelet/x/ansi v0.11.9 // only its parser package: the ECMA-48/DEC state table that strips control sequences (internal/text); 0.08 ms at init
+	github.com/chromedp/chromedp v0.23.0 // tests only: drives Debian's headless chromium through the web UI (internal/ui's TestBrowser: pages, pins, live updates, refusals, the screenshots of docs/UI.md); pure Go over the DevTools protocol, no browser download, not linked into the binary
 	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3 // hook payloads of megabytes, ~3× encoding/json (internal/fastjson)
 	github.com/jackc/pgx/v5 v5.12.0 // the team archive on PostgreSQL (internal/postgres): pure Go, TLS, ~/.pgpass, pooling
 	github.com/klauspost/compress v1.20.3 // zstd for the blob store
@@ -17,6 +18,7 @@ require (
 )
 
 require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect

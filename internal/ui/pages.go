@@ -47,6 +47,7 @@ var funcs = template.FuncMap{
 	"tokensOf":    func(chars int) int64 { return int64(chars+3) / 4 },
 	"pinName":     func(l ctxkeep.PinLevel) string { return l.String() },
 	"since":       since,
+	"dur":         duration,
 	"statusClass": func(st string) string { return strings.ReplaceAll(st, " ", "-") },
 	"fadd":        func(a, b float64) float64 { return a + b },
 	"fsub":        func(a, b float64) float64 { return a - b },
@@ -195,4 +196,17 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /store", s.storePage)
 	mux.HandleFunc("POST /pin", s.pin)
 	s.mux = mux
+}
+
+// duration writes a retention the way the config takes it: 24h, 90m, 30d.
+func duration(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour && d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	case d >= time.Hour && d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d >= time.Minute && d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
 }
