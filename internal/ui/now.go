@@ -225,6 +225,7 @@ func (s *Server) breakdownOf(a ctxkeep.ArchivedSession) (*nowBreakdown, error) {
 		b.largest = append(b.largest, largeItem{id: c.ID, tool: c.Name, input: callInput(c),
 			tokens: breakdown.WithMargin(int64(counter.Count(c.Result.Text())))})
 	}
+	slices.SortStableFunc(b.largest, func(x, y largeItem) int { return cmp.Compare(y.tokens, x.tokens) })
 	nowCache[a.Transcript] = b
 	return b, nil
 }

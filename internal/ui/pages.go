@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/text"
@@ -37,6 +38,7 @@ var funcs = template.FuncMap{
 	"base":        filepath.Base,
 	"shown":       shown,
 	"cut":         func(n int, s string) string { return text.Cut(text.FirstLine(s), n) },
+	"call":        callShort,
 	"agent":       agentName,
 	"date":        func(t time.Time) string { return dateOf(t) },
 	"clock":       func(t time.Time) string { return localTime(t).Format("15:04") },
@@ -209,4 +211,21 @@ func duration(d time.Duration) string {
 		return fmt.Sprintf("%dm", d/time.Minute)
 	}
 	return d.String()
+}
+
+// callShort is a call in at most n bytes: a path keeps its end (the file's
+// name says more than its root), anything else its start.
+func callShort(n int, s string) string {
+	s = text.FirstLine(s)
+	if len(s) <= n || !strings.HasPrefix(s, "/") {
+		return text.Cut(s, n)
+	}
+	cut := len(s) - (n - 1)
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	if i := strings.IndexByte(s[cut:], '/'); i >= 0 && i < n/3 {
+		cut += i
+	}
+	return "…" + s[cut:]
 }

@@ -1,0 +1,250 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/storetest"
+	"github.com/ctxkeep/ctxkeep/internal/watch"
+)
+
+// fakeListener names the address a test server answers for.
+type fakeListener struct{ net.Listener }
+
+func (fakeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8765} }
+
+// newServer is a server over a fresh local store, bound to
+// 127.0.0.1:8765 without listening.
+func newServer(tb testing.TB, dir string) (*Server, Store) {
+	tb.Helper()
+	st := storetest.Local(tb, dir)
+	cfg, _, err := config.Load(config.Files{}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := New(Options{Store: st, Config: cfg, StoreDir: dir, Now: time.Now, Version: "test",
+		Limits: func(_, model string, window, peak int64) watch.Limits {
+			return watch.LimitsFor(cfg, model, window, peak, watch.ClientEnv{})
+		}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s.Bind(fakeListener{})
+	return s, st
+}
+
+// get asks the server for path as the browser would, with its cookie.
+func get(s *Server, path string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("GET", "http://127.0.0.1:8765"+path, nil)
+	r.AddCookie(&http.Cookie{Name: s.cookieName(), Value: s.token})
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, r)
+	return w
+}
+
+func TestHostAllowed(t *testing.T) {
+	s := &Server{addr: "127.0.0.1:8765", loop: true}
+	for host, want := range map[string]bool{
+		"127.0.0.1:8765": true, "localhost:8765": true, "LOCALHOST:8765": true, "[::1]:8765": true, "127.0.0.2:8765": true,
+		"127.0.0.1:8766": false, "127.0.0.1": false, "attacker.example:8765": false, "localhost.attacker.example:8765": false,
+		"192.168.1.5:8765": false, "": false, "127.0.0.1:8765:1": false,
+	} {
+		if got := s.hostAllowed(host); got != want {
+			t.Errorf("loopback server, Host %q: allowed %t, want %t", host, got, want)
+		}
+	}
+	all := &Server{addr: "0.0.0.0:8765"}
+	for host, want := range map[string]bool{"192.168.1.5:8765": true, "127.0.0.1:8765": true, "box.lan:8765": false, "192.168.1.5:80": false} {
+		if got := all.hostAllowed(host); got != want {
+			t.Errorf("server on every interface, Host %q: allowed %t, want %t", host, got, want)
+		}
+	}
+	one := &Server{addr: "10.0.0.7:8765"}
+	for host, want := range map[string]bool{"10.0.0.7:8765": true, "10.0.0.8:8765": false, "localhost:8765": true} {
+		if got := one.hostAllowed(host); got != want {
+			t.Errorf("server on one address, Host %q: allowed %t, want %t", host, got, want)
+		}
+	}
+}
+
+func TestLocalPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/s/abc?x=1": "/s/abc?x=1", "": "/", "https://attacker.example/": "/", "//attacker.example/x": "/",
+		`/\attacker.example`: "/", "javascript:alert(1)": "/", "s/abc": "/",
+	} {
+		if got := localPath(in); got != want {
+			t.Errorf("localPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The token in a URL becomes a cookie and leaves the URL; the pages say
+// nothing without it; every response carries the policy.
+func TestTokenAndHeaders(t *testing.T) {
+	s, _ := newServer(t, t.TempDir())
+	r := httptest.NewRequest("GET", "http://127.0.0.1:8765/now?token="+s.token+"&x=1", nil)
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, r)
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/now?x=1" {
+		t.Fatalf("?token= answers %d to %q; want a redirect to /now?x=1", w.Code, w.Header().Get("Location"))
+	}
+	c := w.Result().Cookies()
+	if len(c) != 1 || c[0].Value != s.token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie = %+v", c)
+	}
+	if got := get(s, "/"); got.Code != http.StatusOK || !strings.Contains(got.Body.String(), "No session archived yet") {
+		t.Fatalf("with the cookie: %d\n%s", got.Code, got.Body.String())
+	}
+	csp := get(s, "/").Header().Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	w = httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "http://127.0.0.1:8765/static/ui.css", nil))
+	if w.Code != http.StatusUnauthorized {
+		t.Errorf("a stylesheet without the token: %d", w.Code)
+	}
+}
+
+// Every text from the store goes through the redaction pass and
+// text.Printable; html/template escapes the rest.
+func TestPagesRedactAndEscape(t *testing.T) {
+	dir := t.TempDir()
+	s, st := newServer(t, dir)
+	ctx := context.Background()
+	secret := "ghp_" + strings.Repeat("A1b2C3d4", 5)
+	body := "→ Bash: echo " + secret + "\n← result: <script>alert(1)</script> \x1b[31mred\x1b[0m"
+	c := ctxkeep.Chunk{Key: "k000000000ab", SessionID: "sess-1", Project: "/p/demo", Kind: ctxkeep.KindStep, Agent: ctxkeep.AgentClaudeCode,
+		Turn: 1, Step: 1, Start: time.Now(), End: time.Now(), Prompt: "deploy with " + secret + " <b>now</b>", Summary: "ran <img src=x onerror=alert(1)>", Body: body}
+	if _, err := st.SaveChunks(ctx, "sess-1", []ctxkeep.Chunk{c}, ctxkeep.ArchiveCursor{Turn: 1, Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := st.PutEntry(ctx, ctxkeep.Entry{ID: "aaaaaaaaaaaa", SessionID: "sess-1", Tool: "Bash", Input: "echo " + secret, Chars: 100, Lines: 2},
+		[]byte("token "+secret+"\n<script>x</script>\x1b[2J\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/", "/s/sess-1", "/o/" + e.ID, "/search?q=deploy", "/recall/k000000000ab", "/now", "/store"} {
+		w := get(s, path)
+		page := w.Body.String()
+		if w.Code != http.StatusOK {
+			t.Errorf("%s: %d\n%s", path, w.Code, page)
+			continue
+		}
+		for _, bad := range []string{secret, "<script>alert", "<script>x", "<img src=x", "\x1b"} {
+			if strings.Contains(page, bad) {
+				t.Errorf("%s shows %q", path, bad)
+			}
+		}
+	}
+	if !strings.Contains(get(s, "/o/"+e.ID).Body.String(), "[redacted:github-token]") {
+		t.Errorf("the output page does not say what it redacted")
+	}
+}
+
+// A pin is a POST with the CSRF token; without it, or from another site,
+// or as a GET, nothing changes.
+func TestPinNeedsPOSTAndCSRF(t *testing.T) {
+	s, st := newServer(t, t.TempDir())
+	ctx := context.Background()
+	e, err := st.PutEntry(ctx, ctxkeep.Entry{ID: "bbbbbbbbbbbb", SessionID: "s", Tool: "Bash", Chars: 10}, []byte("0123456789"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := func(form string, edit func(*http.Request)) int {
+		r := httptest.NewRequest("POST", "http://127.0.0.1:8765/pin", strings.NewReader(form))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.AddCookie(&http.Cookie{Name: s.cookieName(), Value: s.token})
+		if edit != nil {
+			edit(r)
+		}
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, r)
+		return w.Code
+	}
+	level := func() ctxkeep.PinLevel {
+		got, _ := st.Entry(ctx, e.ID)
+		return got.PinLevel
+	}
+	if code := post("id="+e.ID+"&level=hard", nil); code != http.StatusForbidden || level() != ctxkeep.PinNone {
+		t.Errorf("without the CSRF token: %d, pin %s", code, level())
+	}
+	if code := post("id="+e.ID+"&level=hard&csrf="+s.csrf, func(r *http.Request) {
+		r.Header.Set("Sec-Fetch-Site", "cross-site")
+		r.Header.Set("Origin", "http://attacker.example")
+	}); code != http.StatusForbidden || level() != ctxkeep.PinNone {
+		t.Errorf("from another site: %d, pin %s", code, level())
+	}
+	if code := post("id="+e.ID+"&level=hard&csrf="+s.csrf+"&back=https://attacker.example/", func(r *http.Request) {
+		r.Header.Set("Sec-Fetch-Site", "same-origin")
+		r.Header.Set("Origin", "http://127.0.0.1:8765")
+	}); code != http.StatusSeeOther || level() != ctxkeep.PinHard {
+		t.Errorf("from its own page: %d, pin %s", code, level())
+	}
+	if w := get(s, "/pin?id="+e.ID+"&level=none"); w.Code != http.StatusMethodNotAllowed || level() != ctxkeep.PinHard {
+		t.Errorf("a GET: %d, pin %s", w.Code, level())
+	}
+}
+
+// The live stream sends the steps archived after the page's last one.
+func TestLiveSendsNewSteps(t *testing.T) {
+	s, st := newServer(t, t.TempDir())
+	s.o.Poll = 20 * time.Millisecond
+	ctx := context.Background()
+	step := func(turn, n int, prompt string) ctxkeep.Chunk {
+		return ctxkeep.Chunk{Key: fmt.Sprintf("k%011d", turn*100+n), SessionID: "live", Project: "/p", Kind: ctxkeep.KindStep, Agent: ctxkeep.AgentClaudeCode,
+			Turn: turn, Step: n, Start: time.Now(), End: time.Now(), Prompt: prompt, Summary: fmt.Sprintf("step %d.%d", turn, n), Body: "b"}
+	}
+	if _, err := st.SaveChunks(ctx, "live", []ctxkeep.Chunk{step(1, 1, "first")}, ctxkeep.ArchiveCursor{Turn: 1, Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.mux)
+	defer srv.Close()
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(rctx, "GET", srv.URL+"/s/live/live?after=1.1", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("content type %q", resp.Header.Get("Content-Type"))
+	}
+	if _, err := st.SaveChunks(ctx, "live", []ctxkeep.Chunk{step(2, 1, "a <b>second</b> prompt")}, ctxkeep.ArchiveCursor{Turn: 2, Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64<<10)
+	var got strings.Builder
+	for !strings.Contains(got.String(), "event: step") {
+		n, err := resp.Body.Read(buf)
+		if err != nil {
+			t.Fatalf("reading the stream: %v (so far %q)", err, got.String())
+		}
+		got.Write(buf[:n])
+	}
+	_, data, _ := strings.Cut(got.String(), "event: step\ndata: ")
+	data, _, _ = strings.Cut(data, "\n")
+	var m struct {
+		Turn   int    `json:"turn"`
+		Prompt string `json:"prompt"`
+		HTML   string `json:"html"`
+	}
+	if err := json.Unmarshal([]byte(data), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Turn != 2 || m.Prompt != "a <b>second</b> prompt" || !strings.Contains(m.HTML, "step 2.1") || strings.Contains(got.String(), "step 1.1") {
+		t.Errorf("event = %+v", m)
+	}
+}
