@@ -390,16 +390,26 @@ func (db *DB) ProjectSessions(ctx context.Context, project string) ([]string, er
 	return db.strings(ctx, `SELECT session_id FROM chunks WHERE project = ? GROUP BY session_id ORDER BY max(ts_end) DESC`, project)
 }
 
-// ArchivedSessions sums up every archived session, latest first: one pass
-// over the chunks (the same scan ChunkSessions makes) and the archive
-// cursors.
-func (db *DB) ArchivedSessions(ctx context.Context) ([]ctxkeep.ArchivedSession, error) {
+// ArchivedSessions sums up archived sessions, latest first: those ids
+// names, or every one when none is named. Every session costs a pass over
+// its chunks (by the index on session_id when ids are named, the whole
+// table otherwise): a list that keeps its figures asks only for the
+// sessions whose archive cursor moved (ArchiveCursors).
+func (db *DB) ArchivedSessions(ctx context.Context, ids ...string) ([]ctxkeep.ArchivedSession, error) {
+	where, args := "", []any{}
+	if len(ids) > 0 {
+		where = "WHERE c.session_id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + ")"
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
 	rows, err := db.sql.QueryContext(ctx, `SELECT c.session_id, max(c.project), max(c.agent),
 		sum(c.kind IN ('step', 'turn')), max(c.turn), sum(c.kind = 'summary'),
 		min(CASE WHEN c.ts_start > 0 THEN c.ts_start END), max(c.ts_end),
-		coalesce(a.transcript, ''), coalesce(a.usage, '{}')
-		FROM chunks c LEFT JOIN archive_cursors a ON a.session_id = c.session_id
-		GROUP BY c.session_id ORDER BY max(c.ts_end) DESC, c.session_id`)
+		coalesce(a.transcript, ''), coalesce(a.usage, '{}'),
+		coalesce((SELECT p.prompt FROM chunks p WHERE p.session_id = c.session_id AND p.prompt != '' ORDER BY p.turn, p.step LIMIT 1), '')
+		FROM chunks c LEFT JOIN archive_cursors a ON a.session_id = c.session_id `+where+`
+		GROUP BY c.session_id ORDER BY max(c.ts_end) DESC, c.session_id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -410,7 +420,7 @@ func (db *DB) ArchivedSessions(ctx context.Context) ([]ctxkeep.ArchivedSession, 
 		var start sql.NullInt64
 		var end int64
 		var usage string
-		if err := rows.Scan(&s.ID, &s.Project, &s.Agent, &s.Steps, &s.Turns, &s.Compactions, &start, &end, &s.Transcript, &usage); err != nil {
+		if err := rows.Scan(&s.ID, &s.Project, &s.Agent, &s.Steps, &s.Turns, &s.Compactions, &start, &end, &s.Transcript, &usage, &s.Prompt); err != nil {
 			return nil, err
 		}
 		if start.Valid {
@@ -419,6 +429,27 @@ func (db *DB) ArchivedSessions(ctx context.Context) ([]ctxkeep.ArchivedSession, 
 		s.End = time.UnixMilli(end).UTC()
 		json.Unmarshal([]byte(usage), &s.Usage)
 		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// ArchiveCursors returns every archived session's cursor, without its
+// usage: one small row per session, what tells which sessions were
+// archived further since a list was made.
+func (db *DB) ArchiveCursors(ctx context.Context) (map[string]ctxkeep.ArchiveCursor, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT session_id, transcript, offset, line, turn, step FROM archive_cursors`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]ctxkeep.ArchiveCursor{}
+	for rows.Next() {
+		var id string
+		var c ctxkeep.ArchiveCursor
+		if err := rows.Scan(&id, &c.Transcript, &c.Offset, &c.Line, &c.Turn, &c.Step); err != nil {
+			return nil, err
+		}
+		out[id] = c
 	}
 	return out, rows.Err()
 }

@@ -68,7 +68,7 @@ type keptView struct {
 
 func (s *Server) nowPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	all, err := s.o.Store.ArchivedSessions(ctx)
+	all, err := s.archivedAll(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return

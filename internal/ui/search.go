@@ -47,7 +47,7 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := &searchData{Q: strings.TrimSpace(q.Get("q")), Project: q.Get("project"), Session: q.Get("session"),
 		Team: q.Get("team") != "", HasTeam: s.o.Team != nil}
-	if all, err := s.o.Store.ArchivedSessions(ctx); err == nil {
+	if all, err := s.archivedAll(ctx); err == nil {
 		for _, a := range all {
 			if !slices.Contains(d.Projects, a.Project) {
 				d.Projects = append(d.Projects, a.Project)

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -31,6 +34,9 @@ type sessionData struct {
 	Kept     ctxkeep.Proof
 	KeptTok  int64
 	Last     string // "turn.step" of the last step shown: live updates go on from there
+	Before   int    // the page shows the turns before this one (0: the latest)
+	Earlier  int    // the first turn shown, when earlier ones are not
+	Hidden   int    // steps not shown
 	Problem  string // why the transcript could not be read, if it could not
 }
 
@@ -102,15 +108,26 @@ type outputChip struct {
 	Status    string
 	Pin       string
 	Kind      string
+	Call      string // Input, shortened
+	Size      string // "21,881 → 1,218 chars"
+	Class     string // Status as a class name
 }
 
 func chipOf(e ctxkeep.Entry) outputChip {
-	return outputChip{ID: e.ID, Tool: e.Tool, Input: shown(e.Input), Chars: e.Chars, ViewChars: e.ViewChars,
+	c := outputChip{ID: e.ID, Tool: e.Tool, Input: shown(e.Input), Chars: e.Chars, ViewChars: e.ViewChars,
 		Tokens: int64(max(0, e.Chars-e.ViewChars)) / 4, Status: breakdown.StatusOf(e), Pin: e.PinLevel.String(), Kind: e.Kind}
+	c.Call = callShort(90, c.Input)
+	c.Size = watch.Thousands(int64(c.Chars)) + " → " + watch.Thousands(int64(c.ViewChars)) + " chars"
+	c.Class = strings.ReplaceAll(c.Status, " ", "-")
+	return c
 }
 
+// cutLine is the first line of s, cut to n bytes.
+func cutLine(s string, n int) string { return text.Cut(text.FirstLine(s), n) }
+
 func (s *Server) sessionPage(w http.ResponseWriter, r *http.Request) {
-	d, err := s.sessionData(r.Context(), r.PathValue("id"))
+	before, _ := strconv.Atoi(r.URL.Query().Get("before"))
+	d, err := s.sessionData(r.Context(), r.PathValue("id"), max(before, 0))
 	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
 		s.notFound(w, r, err.Error())
 		return
@@ -124,7 +141,7 @@ func (s *Server) sessionPage(w http.ResponseWriter, r *http.Request) {
 
 // archived finds a session of the archive by its id or a unique prefix.
 func (s *Server) archived(ctx context.Context, id string) (ctxkeep.ArchivedSession, error) {
-	all, err := s.o.Store.ArchivedSessions(ctx)
+	all, err := s.archivedAll(ctx)
 	if err != nil {
 		return ctxkeep.ArchivedSession{}, err
 	}
@@ -139,13 +156,19 @@ func (s *Server) archived(ctx context.Context, id string) (ctxkeep.ArchivedSessi
 	return all[slices.IndexFunc(all, func(a ctxkeep.ArchivedSession) bool { return a.ID == match })], nil
 }
 
-func (s *Server) sessionData(ctx context.Context, id string) (*sessionData, error) {
+// stepWindow is about how many steps a session page shows, in whole
+// turns: the latest, or those before a turn (?before=N); links lead to
+// the rest. A page of a thousand steps is read at a glance; five thousand
+// only slow it down.
+const stepWindow = 1000
+
+func (s *Server) sessionData(ctx context.Context, id string, before int) (*sessionData, error) {
 	a, err := s.archived(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	d := &sessionData{S: a, Title: shown(a.Prompt)}
-	heads, err := s.o.Store.ChunkHeads(ctx, a.ID)
+	heads, err := s.heads(ctx, a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +199,20 @@ func (s *Server) sessionData(ctx context.Context, id string) (*sessionData, erro
 	}
 	d.KeptTok, d.Outputs = (d.Kept.KeptOutChars+3)/4, len(entries)
 	named := map[string]bool{}
-	d.Turns = turnsOf(heads, byID, named)
+	for _, c := range heads {
+		for _, id := range c.Meta.Entries {
+			named[id] = true
+		}
+	}
+	shown := window(heads, before)
+	if len(shown) > 0 {
+		d.Before = before
+		if first := shown[0].Turn; first > heads[0].Turn {
+			d.Earlier = first
+		}
+		d.Hidden = len(heads) - len(shown)
+	}
+	d.Turns = turnsOf(shown, byID, map[string]bool{})
 	for _, e := range entries {
 		if !named[e.ID] {
 			d.Other = append(d.Other, chipOf(e))
@@ -295,15 +331,15 @@ func turnsOf(heads []ctxkeep.Chunk, byID map[string]ctxkeep.Entry, named map[str
 
 func stepOf(c ctxkeep.Chunk, byID map[string]ctxkeep.Entry, named map[string]bool) stepView {
 	v := stepView{Key: c.Key, Place: keep.Place(c), Turn: c.Turn, Step: c.Step, Kind: c.Kind, Time: localTime(c.End).Format("15:04"),
-		Summary: shown(c.Summary)}
+		Summary: cutLine(shown(c.Summary), 220)}
 	for _, t := range c.Meta.Tools {
 		v.Tools = append(v.Tools, shown(t))
 	}
 	for _, cmd := range c.Meta.Commands {
-		v.Commands = append(v.Commands, commandView{Run: shown(cmd.Run), Exit: cmd.Exit, Failed: cmd.Failed(), Outcome: shown(cmd.Outcome)})
+		v.Commands = append(v.Commands, commandView{Run: cutLine(shown(cmd.Run), 150), Exit: cmd.Exit, Failed: cmd.Failed(), Outcome: shown(cmd.Outcome)})
 	}
 	for _, e := range c.Meta.Errors {
-		v.Errors = append(v.Errors, shown(e))
+		v.Errors = append(v.Errors, cutLine(shown(e), 220))
 	}
 	for _, id := range c.Meta.Entries {
 		if e, ok := byID[id]; ok {
@@ -316,3 +352,66 @@ func stepOf(c ctxkeep.Chunk, byID map[string]ctxkeep.Entry, named map[string]boo
 
 // readLimits bound each read of a transcript (limits.transcript_*).
 func (s *Server) readLimits() transcript.ReadLimits { return watch.TranscriptLimits(s.o.Config) }
+
+// window is the steps a page shows: whole turns, the latest (before 0) or
+// those before the turn before, about stepWindow steps.
+func window(heads []ctxkeep.Chunk, before int) []ctxkeep.Chunk {
+	end := len(heads)
+	if before > 0 {
+		end = 0
+		for end < len(heads) && heads[end].Turn < before {
+			end++
+		}
+	}
+	start := end
+	for start > 0 && (end-start < stepWindow || heads[start-1].Turn == heads[start].Turn) {
+		start--
+	}
+	return heads[start:end]
+}
+
+// headCache keeps the chunk heads of the sessions pages looked at lately,
+// while their archive cursor stands still: a session of 5,000 steps is
+// read from the index once, then again only when the hooks archived more
+// of it.
+type headCache struct {
+	mu    sync.Mutex
+	m     map[string]cachedHeads
+	order []string
+}
+
+type cachedHeads struct {
+	cur   ctxkeep.ArchiveCursor
+	heads []ctxkeep.Chunk
+}
+
+func (s *Server) heads(ctx context.Context, session string) ([]ctxkeep.Chunk, error) {
+	cur, _, err := s.o.Store.Cursor(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	cur.Usage = ctxkeep.Usage{}
+	c := &s.headc
+	c.mu.Lock()
+	if h, ok := c.m[session]; ok && h.cur == cur {
+		c.mu.Unlock()
+		return h.heads, nil
+	}
+	c.mu.Unlock()
+	heads, err := s.o.Store.ChunkHeads(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]cachedHeads{}
+	}
+	c.m[session] = cachedHeads{cur: cur, heads: heads}
+	c.order = append(slices.DeleteFunc(c.order, func(id string) bool { return id == session }), session)
+	for len(c.order) > keepScans {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	return heads, nil
+}

@@ -1,9 +1,16 @@
 package ui
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -25,7 +32,13 @@ type sessionRow struct {
 }
 
 type sessionsData struct {
-	Rows     []sessionRow
+	Rows     []sessionRow // this page's
+	Matched  int          // sessions the filter keeps
+	Page     int
+	First    int
+	Last     int
+	Next     int // the next page, 0 when none
+	Prev     int
 	Total    int // sessions before filtering
 	Projects []string
 	Filter   sessionFilter
@@ -68,22 +81,11 @@ func (s *Server) sessionsPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) sessionsData(r *http.Request) (*sessionsData, error) {
 	ctx := r.Context()
-	all, err := s.o.Store.ArchivedSessions(ctx)
+	l, err := s.list(ctx)
 	if err != nil {
 		return nil, err
 	}
-	swaps, err := s.o.Store.Swaps(ctx, "")
-	if err != nil {
-		return nil, err
-	}
-	pinned, err := s.o.Store.Entries(ctx, ctxkeep.EntryFilter{Pinned: true})
-	if err != nil {
-		return nil, err
-	}
-	pins := map[string]int{}
-	for _, e := range pinned {
-		pins[e.SessionID]++
-	}
+	all, swaps, pins := l.sorted, l.swaps, l.pins
 	d := &sessionsData{Total: len(all), Filter: filterOf(r)}
 	projects := map[string]bool{}
 	for _, a := range all {
@@ -115,14 +117,152 @@ func (s *Server) sessionsData(r *http.Request) (*sessionsData, error) {
 		d.Rows = append(d.Rows, row)
 	}
 	slices.SortFunc(d.Projects, strings.Compare)
+	d.Matched = len(d.Rows)
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	d.Page = min(max(page, 1), max(1, (len(d.Rows)+pageRows-1)/pageRows))
+	from := (d.Page - 1) * pageRows
+	d.Rows = d.Rows[from:min(from+pageRows, len(d.Rows))]
+	d.First, d.Last = from+1, from+len(d.Rows)
+	if d.Last < d.Matched {
+		d.Next = d.Page + 1
+	}
+	if d.Page > 1 {
+		d.Prev = d.Page - 1
+	}
 	return d, nil
+}
+
+// pageRows is how many sessions one page lists; the filters find the rest.
+const pageRows = 200
+
+// pageLink is the Sessions page's URL for another page, with its filter.
+func (f sessionFilter) PageLink(page int) string {
+	q := url.Values{}
+	for k, v := range map[string]string{"project": f.Project, "client": f.Client, "from": f.From, "to": f.To} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	q.Set("page", strconv.Itoa(page))
+	return "/?" + q.Encode()
+}
+
+// list is what the Sessions page lists, kept while the index does not
+// change (its files' sizes and times, as the statusline tells): the
+// archived sessions, what swap kept out of each, their pins. When the
+// index changed, only the sessions whose archive cursor moved are summed
+// up again.
+type listCache struct {
+	mu       sync.Mutex
+	stamp    string
+	cursors  map[string]ctxkeep.ArchiveCursor
+	sessions map[string]ctxkeep.ArchivedSession
+	view
+}
+
+type view struct {
+	sorted []ctxkeep.ArchivedSession
+	swaps  map[string]*ctxkeep.SwapStats
+	pins   map[string]int
+}
+
+// list returns the figures of every archived session, up to date.
+func (s *Server) list(ctx context.Context) (view, error) {
+	c := &s.lists
+	stamp := s.indexStamp()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if stamp != "" && stamp == c.stamp {
+		return c.view, nil
+	}
+	curs, err := s.o.Store.ArchiveCursors(ctx)
+	if err != nil {
+		return view{}, err
+	}
+	var changed []string
+	for id, cur := range curs {
+		if old, ok := c.cursors[id]; !ok || old != cur {
+			changed = append(changed, id)
+		}
+	}
+	switch {
+	case c.sessions == nil || len(changed) > 500:
+		all, err := s.o.Store.ArchivedSessions(ctx)
+		if err != nil {
+			return view{}, err
+		}
+		c.sessions = make(map[string]ctxkeep.ArchivedSession, len(all))
+		for _, a := range all {
+			c.sessions[a.ID] = a
+		}
+	case len(changed) > 0:
+		some, err := s.o.Store.ArchivedSessions(ctx, changed...)
+		if err != nil {
+			return view{}, err
+		}
+		for _, a := range some {
+			c.sessions[a.ID] = a
+		}
+	}
+	for id := range c.cursors {
+		if _, ok := curs[id]; !ok {
+			delete(c.sessions, id)
+		}
+	}
+	swaps, err := s.o.Store.Swaps(ctx, "")
+	if err != nil {
+		return view{}, err
+	}
+	pinned, err := s.o.Store.Entries(ctx, ctxkeep.EntryFilter{Pinned: true})
+	if err != nil {
+		return view{}, err
+	}
+	v := view{swaps: swaps, pins: map[string]int{}}
+	for _, e := range pinned {
+		v.pins[e.SessionID]++
+	}
+	for _, a := range c.sessions {
+		v.sorted = append(v.sorted, a)
+	}
+	slices.SortFunc(v.sorted, func(a, b ctxkeep.ArchivedSession) int {
+		if c := b.End.Compare(a.End); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	c.stamp, c.cursors, c.view = stamp, curs, v
+	return v, nil
+}
+
+// archivedAll is every archived session, latest first.
+func (s *Server) archivedAll(ctx context.Context) ([]ctxkeep.ArchivedSession, error) {
+	v, err := s.list(ctx)
+	return v.sorted, err
+}
+
+// indexStamp identifies the index's state by its files' sizes and times:
+// every commit changes the write-ahead log, every checkpoint the database.
+// "" when the store's folder is not known (then nothing is kept).
+func (s *Server) indexStamp() string {
+	if s.o.StoreDir == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, name := range []string{"index.db", "index.db-wal"} {
+		if st, err := os.Stat(filepath.Join(s.o.StoreDir, name)); err == nil {
+			fmt.Fprintf(&b, "%d.%d;", st.Size(), st.ModTime().UnixNano())
+		} else {
+			b.WriteString("-;")
+		}
+	}
+	return b.String()
 }
 
 // warm reads the transcripts of the archived sessions once, newest
 // first, so that the Sessions page shows every session's peak; then it
 // stops. It reads one transcript at a time.
 func (s *Server) warm(done <-chan struct{}) {
-	all, err := s.o.Store.ArchivedSessions(s.ctx())
+	all, err := s.archivedAll(s.ctx())
 	if err != nil {
 		return
 	}

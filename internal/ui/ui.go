@@ -38,8 +38,12 @@ import (
 // need.
 type Store interface {
 	ctxkeep.Store
-	// ArchivedSessions sums up every archived session, latest first.
-	ArchivedSessions(ctx context.Context) ([]ctxkeep.ArchivedSession, error)
+	// ArchivedSessions sums up the archived sessions ids names (every
+	// one when none), latest first.
+	ArchivedSessions(ctx context.Context, ids ...string) ([]ctxkeep.ArchivedSession, error)
+	// ArchiveCursors are the archived sessions' cursors: which sessions
+	// were archived further since the list was read.
+	ArchiveCursors(ctx context.Context) (map[string]ctxkeep.ArchiveCursor, error)
 	// Swaps is what swap stored of sessions, as the transcripts show it
 	// was kept out (all sessions when session is "").
 	Swaps(ctx context.Context, session string) (map[string]*ctxkeep.SwapStats, error)
@@ -110,6 +114,8 @@ type Server struct {
 	mux   *http.ServeMux
 	pages *pages
 	scans *scanCache
+	lists listCache
+	headc headCache
 	// closing is closed when the server stops: live pages end.
 	closing chan struct{}
 	stop    sync.Once

@@ -78,7 +78,7 @@
 
   // A session page, live: new steps, the gauge and the chart.
   var tl = document.getElementById("timeline");
-  if (tl && tl.dataset.session && window.EventSource) {
+  if (tl && tl.dataset.live && window.EventSource) {
     var es = new EventSource("/s/" + encodeURIComponent(tl.dataset.session) + "/live?after=" + encodeURIComponent(tl.dataset.last || "0.0"));
     var badge = document.getElementById("live");
     es.addEventListener("open", function () { if (badge) { badge.hidden = false; } });
