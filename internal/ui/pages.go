@@ -30,35 +30,39 @@ type pages struct {
 	t map[string]*template.Template
 }
 
-var funcs = template.FuncMap{
-	"short":       watch.Short,
-	"thousands":   func(n any) string { return watch.Thousands(toInt64(n)) },
-	"abbrev":      text.Abbrev,
-	"bytes":       text.Bytes,
-	"base":        filepath.Base,
-	"shown":       shown,
-	"cut":         func(n int, s string) string { return text.Cut(text.FirstLine(s), n) },
-	"call":        callShort,
-	"agent":       agentName,
-	"date":        func(t time.Time) string { return dateOf(t) },
-	"clock":       func(t time.Time) string { return localTime(t).Format("15:04") },
-	"when":        func(t time.Time) string { return localTime(t).Format("2006-01-02 15:04") },
-	"pct":         func(f float64) string { return fmt.Sprintf("%.0f%%", f) },
-	"width":       func(f float64) string { return fmt.Sprintf("%.1f", math.Max(0, math.Min(100, f))) },
-	"add":         func(a, b int) int { return a + b },
-	"tokensOf":    func(chars int) int64 { return int64(chars+3) / 4 },
-	"pinName":     func(l ctxkeep.PinLevel) string { return l.String() },
-	"since":       since,
-	"dur":         duration,
-	"statusClass": func(st string) string { return strings.ReplaceAll(st, " ", "-") },
-	"fadd":        func(a, b float64) float64 { return a + b },
-	"fsub":        func(a, b float64) float64 { return a - b },
-	"ratio": func(a, b int64) float64 {
-		if b <= 0 {
-			return 0
-		}
-		return 100 * float64(a) / float64(b)
-	},
+// funcs are the templates' functions (made when a server is: nothing of
+// the UI runs at the initialisation of a process that never serves it).
+func funcs() template.FuncMap {
+	return template.FuncMap{
+		"short":       watch.Short,
+		"thousands":   func(n any) string { return watch.Thousands(toInt64(n)) },
+		"abbrev":      text.Abbrev,
+		"bytes":       text.Bytes,
+		"base":        filepath.Base,
+		"shown":       shown,
+		"cut":         func(n int, s string) string { return text.Cut(text.FirstLine(s), n) },
+		"call":        callShort,
+		"agent":       agentName,
+		"date":        func(t time.Time) string { return dateOf(t) },
+		"clock":       func(t time.Time) string { return localTime(t).Format("15:04") },
+		"when":        func(t time.Time) string { return localTime(t).Format("2006-01-02 15:04") },
+		"pct":         func(f float64) string { return fmt.Sprintf("%.0f%%", f) },
+		"width":       func(f float64) string { return fmt.Sprintf("%.1f", math.Max(0, math.Min(100, f))) },
+		"add":         func(a, b int) int { return a + b },
+		"tokensOf":    func(chars int) int64 { return int64(chars+3) / 4 },
+		"pinName":     func(l ctxkeep.PinLevel) string { return l.String() },
+		"since":       since,
+		"dur":         duration,
+		"statusClass": func(st string) string { return strings.ReplaceAll(st, " ", "-") },
+		"fadd":        func(a, b float64) float64 { return a + b },
+		"fsub":        func(a, b float64) float64 { return a - b },
+		"ratio": func(a, b int64) float64 {
+			if b <= 0 {
+				return 0
+			}
+			return 100 * float64(a) / float64(b)
+		},
+	}
 }
 
 func toInt64(n any) int64 {
@@ -112,7 +116,7 @@ func agentName(agent string) string {
 func newPages(csrf string) *pages {
 	p := &pages{t: map[string]*template.Template{}}
 	fm := template.FuncMap{"csrf": func() string { return csrf }}
-	for k, v := range funcs {
+	for k, v := range funcs() {
 		fm[k] = v
 	}
 	names, err := fs.Glob(templateFiles, "templates/*.html")

@@ -35,8 +35,6 @@ func (s *Server) cookieName() string {
 	return "ctxkeep_ui_" + port
 }
 
-var crossOrigin = http.NewCrossOriginProtection()
-
 // guard applies the checks above before any handler runs.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -76,7 +74,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead:
 		case http.MethodPost:
-			if err := crossOrigin.Check(r); err != nil {
+			if err := s.cross.Check(r); err != nil {
 				refuse(w, http.StatusForbidden, "Refused: the request comes from another site ("+err.Error()+").")
 				return
 			}

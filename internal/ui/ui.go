@@ -112,6 +112,7 @@ type Server struct {
 	addr  string // host:port listened on
 	loop  bool   // listening on loopback only
 	mux   *http.ServeMux
+	cross *http.CrossOriginProtection
 	pages *pages
 	scans *scanCache
 	lists listCache
@@ -136,7 +137,8 @@ func New(o Options) (*Server, error) {
 	if o.Poll <= 0 {
 		o.Poll = time.Second
 	}
-	s := &Server{o: o, token: randomHex(24), csrf: randomHex(24), scans: newScanCache(), closing: make(chan struct{})}
+	s := &Server{o: o, token: randomHex(24), csrf: randomHex(24), scans: newScanCache(), closing: make(chan struct{}),
+		cross: http.NewCrossOriginProtection()}
 	s.pages = newPages(s.csrf)
 	s.routes()
 	return s, nil
