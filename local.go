@@ -120,10 +120,23 @@ type Change struct {
 	Chunk
 }
 
+// SessionList sums up the archived sessions for a list of them (the web
+// UI's Sessions page): all at once, or only those whose archive cursor
+// moved since the list was read.
+type SessionList interface {
+	// ArchivedSessions sums up the sessions ids names (every archived one
+	// when none), latest first.
+	ArchivedSessions(ctx context.Context, ids ...string) ([]ArchivedSession, error)
+	// ArchiveCursors returns every archived session's cursor, without its
+	// usage.
+	ArchiveCursors(ctx context.Context) (map[string]ArchiveCursor, error)
+}
+
 // Local is the whole local store, as the composition root hands it on.
 type Local interface {
 	Store
 	ProjectIndex
+	SessionList
 	Stager
 	EventIndex
 	ProofIndex

@@ -12,7 +12,6 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
-	"github.com/ctxkeep/ctxkeep/internal/store"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/ui"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
@@ -78,7 +77,7 @@ func (o *uiOptions) run(ctx context.Context, a *app, pos []string) error {
 		Store: st, Config: cfg, StateDir: d.State, StoreDir: st.Dir(), Now: a.Now, Version: version(), Log: a.Stderr,
 		Limits: func(agent, model string, window, peak int64) watch.Limits {
 			if agent == ctxkeep.AgentCodex {
-				return codex.Thresholds(window, codexLimit)
+				return watch.Fixed(codex.Thresholds(window, codexLimit))
 			}
 			return watch.LimitsFor(cfg, model, window, peak, env)
 		},
@@ -114,7 +113,7 @@ func (o *uiOptions) run(ctx context.Context, a *app, pos []string) error {
 
 // uiCheck is `ctxkeep check` (without --repair) as the Store page shows
 // it.
-func uiCheck(ctx context.Context, st *store.Store, a *app) (ui.CheckReport, error) {
+func uiCheck(ctx context.Context, st ctxkeep.Local, a *app) (ui.CheckReport, error) {
 	rep, err := st.Check(ctx, true)
 	if err != nil {
 		return ui.CheckReport{}, err

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/recall"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 )
@@ -83,7 +82,7 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func resultOf(h search.Result, snippet string) resultView {
-	v := resultView{Key: h.Key, Session: h.SessionID, Project: h.Project, Agent: h.Agent, Place: keep.Place(h.Chunk),
+	v := resultView{Key: h.Key, Session: h.SessionID, Project: h.Project, Agent: h.Agent, Place: recall.Place(h.Chunk),
 		When: dateOf(h.End), Score: h.Score, Summary: shown(h.Summary)}
 	for l := range strings.Lines(shown(snippet)) {
 		v.Snippet = append(v.Snippet, strings.TrimSuffix(l, "\n"))

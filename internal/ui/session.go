@@ -13,7 +13,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
-	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
@@ -149,7 +149,7 @@ func (s *Server) archived(ctx context.Context, id string) (ctxkeep.ArchivedSessi
 	for i, a := range all {
 		ids[i] = a.ID
 	}
-	match, err := keep.MatchSession(ids, id, "in the archive")
+	match, err := recall.MatchSession(ids, id, "in the archive")
 	if err != nil {
 		return ctxkeep.ArchivedSession{}, err
 	}
@@ -330,7 +330,7 @@ func turnsOf(heads []ctxkeep.Chunk, byID map[string]ctxkeep.Entry, named map[str
 }
 
 func stepOf(c ctxkeep.Chunk, byID map[string]ctxkeep.Entry, named map[string]bool) stepView {
-	v := stepView{Key: c.Key, Place: keep.Place(c), Turn: c.Turn, Step: c.Step, Kind: c.Kind, Time: localTime(c.End).Format("15:04"),
+	v := stepView{Key: c.Key, Place: recall.Place(c), Turn: c.Turn, Step: c.Step, Kind: c.Kind, Time: localTime(c.End).Format("15:04"),
 		Summary: cutLine(shown(c.Summary), 220)}
 	for _, t := range c.Meta.Tools {
 		v.Tools = append(v.Tools, shown(t))

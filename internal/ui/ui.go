@@ -38,12 +38,7 @@ import (
 // need.
 type Store interface {
 	ctxkeep.Store
-	// ArchivedSessions sums up the archived sessions ids names (every
-	// one when none), latest first.
-	ArchivedSessions(ctx context.Context, ids ...string) ([]ctxkeep.ArchivedSession, error)
-	// ArchiveCursors are the archived sessions' cursors: which sessions
-	// were archived further since the list was read.
-	ArchiveCursors(ctx context.Context) (map[string]ctxkeep.ArchiveCursor, error)
+	ctxkeep.SessionList
 	// Swaps is what swap stored of sessions, as the transcripts show it
 	// was kept out (all sessions when session is "").
 	Swaps(ctx context.Context, session string) (map[string]*ctxkeep.SwapStats, error)
