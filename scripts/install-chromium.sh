@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium for the test that opens `ctxkeep context
-# --html` in a headless browser (internal/breakdown). Prints the absolute
-# path of the browser on the last line of stdout; progress goes to stderr.
+# Installs Debian's chromium for the tests that drive a headless browser:
+# the one that opens `ctxkeep context --html` (internal/breakdown) and the
+# web UI's (internal/ui, TestBrowser). Prints the absolute path of the
+# browser on the last line of stdout; progress goes to stderr.
 #
 # Idempotent: when chromium is already on PATH it only prints its path.
 # Needs root (or sudo) and Debian's package lists, as the project's

@@ -26,14 +26,15 @@ if ! ./scripts/install-codex.sh >/dev/null; then
 	echo "test.sh: warning: no Codex CLI; the Codex real-client tests will skip" >&2
 fi
 
-# Debian's chromium, for the test that opens `ctxkeep context --html` in a
-# headless browser; the same rule: skip on a laptop, fail in CI.
+# Debian's chromium, for the tests that drive a headless browser: the one
+# that opens `ctxkeep context --html` (internal/breakdown) and the web UI's
+# (internal/ui, TestBrowser); the same rule: skip on a laptop, fail in CI.
 if ! ./scripts/install-chromium.sh >/dev/null; then
 	if [[ "${CI:-}" == "true" ]]; then
 		echo "test.sh: installing chromium failed" >&2
 		exit 1
 	fi
-	echo "test.sh: warning: no chromium; the HTML report test will skip" >&2
+	echo "test.sh: warning: no chromium; the browser tests (HTML report, web UI) will skip" >&2
 fi
 
 # The runner corpus (scripts/corpus.sh): real outputs of test runners,

@@ -217,6 +217,12 @@ func duration(d time.Duration) string {
 	return d.String()
 }
 
+// isPath reports whether a call is a file's path (a Read's), whose end
+// says more than its start.
+func isPath(s string) bool {
+	return strings.HasPrefix(s, "/") && !strings.ContainsAny(text.FirstLine(s), " \t")
+}
+
 // callShort is a call in at most n bytes: a path keeps its end (the file's
 // name says more than its root), anything else its start.
 func callShort(n int, s string) string {

@@ -109,6 +109,7 @@ type outputChip struct {
 	Pin       string
 	Kind      string
 	Call      string // Input, shortened
+	Path      bool   // Call is a file's path: cut at its start, so that the file's name shows
 	Size      string // "21,881 → 1,218 chars"
 	Class     string // Status as a class name
 }
@@ -116,7 +117,7 @@ type outputChip struct {
 func chipOf(e ctxkeep.Entry) outputChip {
 	c := outputChip{ID: e.ID, Tool: e.Tool, Input: shown(e.Input), Chars: e.Chars, ViewChars: e.ViewChars,
 		Tokens: int64(max(0, e.Chars-e.ViewChars)) / 4, Status: breakdown.StatusOf(e), Pin: e.PinLevel.String(), Kind: e.Kind}
-	c.Call = callShort(90, c.Input)
+	c.Call, c.Path = callShort(90, c.Input), isPath(c.Input)
 	c.Size = watch.Thousands(int64(c.Chars)) + " → " + watch.Thousands(int64(c.ViewChars)) + " chars"
 	c.Class = strings.ReplaceAll(c.Status, " ", "-")
 	return c

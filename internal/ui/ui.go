@@ -174,9 +174,17 @@ func isLoopback(host string) bool {
 }
 
 // URL is the address to open, with the token: the first line `ctxkeep ui`
-// prints.
+// prints. A server listening on every address (0.0.0.0, ::, which Go
+// listens on for both IPv4 and IPv6) is opened on 127.0.0.1: no browser
+// opens 0.0.0.0 as a page, and the Host check takes loopback for it.
 func (s *Server) URL() string {
-	return "http://" + s.addr + "/?token=" + s.token
+	addr := s.addr
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+			addr = net.JoinHostPort("127.0.0.1", port)
+		}
+	}
+	return "http://" + addr + "/?token=" + s.token
 }
 
 // Token is the access token.
