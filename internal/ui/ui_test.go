@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +248,96 @@ func TestLiveSendsNewSteps(t *testing.T) {
 	}
 	if m.Turn != 2 || m.Prompt != "a <b>second</b> prompt" || !strings.Contains(m.HTML, "step 2.1") || strings.Contains(got.String(), "step 1.1") {
 		t.Errorf("event = %+v", m)
+	}
+}
+
+// The Sessions page lists every session of both clients, latest first,
+// with its figures (steps, compactions, tokens kept out as the transcript
+// shows it, outputs stored, pins), and its filters keep the sessions of
+// a project, a client, a range of days.
+func TestSessionsFiltersAndFigures(t *testing.T) {
+	s, st := newServer(t, t.TempDir())
+	ctx := context.Background()
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 12, 0, 0, 0, tz) }
+	add := func(id, project, agent string, d, steps int, compactions int) {
+		var cs []ctxkeep.Chunk
+		for n := range steps {
+			kind := ctxkeep.KindStep
+			if n < compactions {
+				kind = ctxkeep.KindSummary
+			}
+			cs = append(cs, ctxkeep.Chunk{Key: fmt.Sprintf("k%s%03d", id[:8], n), SessionID: id, Project: project, Kind: kind, Agent: agent,
+				Turn: 1 + n, Step: 1, Start: day(d), End: day(d).Add(time.Duration(n) * time.Minute), Prompt: "prompt of " + id, Summary: "s", Body: "b"})
+		}
+		if _, err := st.SaveChunks(ctx, id, cs, ctxkeep.ArchiveCursor{Turn: steps, Step: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("aaaaaaaa-alpha-claude", "/p/alpha", ctxkeep.AgentClaudeCode, 1, 3, 1)
+	add("bbbbbbbb-beta-codex", "/p/beta", ctxkeep.AgentCodex, 5, 7, 0)
+	add("cccccccc-beta-claude", "/p/beta", ctxkeep.AgentClaudeCode, 10, 2, 0)
+	// Three outputs of the first session: one the transcript shows kept
+	// out (4,000 characters, ~1,000 tokens), one the client did not apply,
+	// one pinned and not checked yet.
+	for i, chars := range []int{5_000, 9_000, 7_000} {
+		id := fmt.Sprintf("e%011d", i)
+		if _, err := st.PutEntry(ctx, ctxkeep.Entry{ID: id, SessionID: "aaaaaaaa-alpha-claude", Tool: "Bash", ToolUseID: fmt.Sprintf("toolu_%d", i),
+			Chars: chars, ViewChars: 1_000, Replacement: strings.Repeat("ab", 32)}, []byte(strings.Repeat("x", chars))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.(ctxkeep.Local).SaveProof(ctx, "aaaaaaaa-alpha-claude", "/t.jsonl", 10, 1, []ctxkeep.Verdict{{ID: "e00000000000", Applied: true},
+		{ID: "e00000000001", Applied: false, Reason: "the original"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SetPin(ctx, "e00000000002", ctxkeep.PinSoft, "test"); err != nil {
+		t.Fatal(err)
+	}
+
+	rows := func(query string) []string {
+		t.Helper()
+		w := get(s, "/"+query)
+		if w.Code != http.StatusOK {
+			t.Fatalf("%s: %d", query, w.Code)
+		}
+		var ids []string
+		for _, part := range strings.Split(w.Body.String(), `<td class="title"><a href="/s/`)[1:] {
+			ids = append(ids, part[:strings.IndexByte(part, '"')])
+		}
+		return ids
+	}
+	for query, want := range map[string][]string{
+		"":                               {"cccccccc-beta-claude", "bbbbbbbb-beta-codex", "aaaaaaaa-alpha-claude"},
+		"?client=codex":                  {"bbbbbbbb-beta-codex"},
+		"?client=claude-code":            {"cccccccc-beta-claude", "aaaaaaaa-alpha-claude"},
+		"?project=%2Fp%2Fbeta":           {"cccccccc-beta-claude", "bbbbbbbb-beta-codex"},
+		"?from=2026-03-02&to=2026-03-09": {"bbbbbbbb-beta-codex"},
+		"?from=2026-03-05":               {"cccccccc-beta-claude", "bbbbbbbb-beta-codex"},
+		"?project=%2Fp%2Fbeta&client=codex&to=2026-03-04": nil,
+	} {
+		if got := rows(query); !slices.Equal(got, want) {
+			t.Errorf("/%s lists %v, want %v", query, got, want)
+		}
+	}
+
+	// The first session's row: 2 steps and 1 compaction (its summary), ~1k tokens kept out
+	// (the applied one only), 3 stored, 1 pin, 1 not applied, 1 unchecked.
+	page := get(s, "/?project=%2Fp%2Falpha").Body.String()
+	cells := regexp.MustCompile(`<td class="n">\s*([^<]*)<`).FindAllStringSubmatch(page, -1)
+	var nums []string
+	for _, c := range cells {
+		nums = append(nums, strings.TrimSpace(c[1]))
+	}
+	if len(nums) < 2 || nums[0] != "2" || nums[1] != "1" {
+		t.Errorf("steps and compactions: %v", nums)
+	}
+	for _, want := range []string{"<b>~1k</b>", "1 applied · 1 unchecked · 1 not applied", `<span class="pin-count">1</span>`, `<td class="n">3</td>`,
+		`<span class="badge claude-code">Claude Code</span>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the row of the first session lacks %q", want)
+		}
+	}
+	if p := get(s, "/?client=codex").Body.String(); !strings.Contains(p, `<span class="badge codex">Codex</span>`) {
+		t.Errorf("a Codex session is not marked as one")
 	}
 }
