@@ -341,3 +341,41 @@ func TestSessionsFiltersAndFigures(t *testing.T) {
 		t.Errorf("a Codex session is not marked as one")
 	}
 }
+
+// An output's page shows the exact original by line numbers, its failure
+// lines marked, and grep with context lines; a bad expression says so.
+func TestOutputLinesFailuresGrep(t *testing.T) {
+	s, st := newServer(t, t.TempDir())
+	ctx := context.Background()
+	var out strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&out, "=== RUN   TestCase%d\n--- PASS: TestCase%d (0.00s)\n", i, i)
+	}
+	out.WriteString("=== RUN   TestBroken\n    broken_test.go:12: got 3, want 4\n--- FAIL: TestBroken (0.00s)\nFAIL\nFAIL\texample.com/pkg\t0.01s\n")
+	e, err := st.PutEntry(ctx, ctxkeep.Entry{ID: "cccccccccccc", SessionID: "s", Tool: "Bash", Input: "go test ./...", Chars: out.Len(), Lines: 85},
+		[]byte(out.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := get(s, "/o/"+e.ID).Body.String()
+	if !strings.Contains(whole, `<span class="l" id="L1"><a class="n" href="#L1">1</a>=== RUN   TestCase1`) {
+		t.Errorf("the original is not shown by numbered lines:\n%.2000s", whole)
+	}
+	if !strings.Contains(whole, `<span class="l fail" id="L83"><a class="n" href="#L83">83</a>--- FAIL: TestBroken`) {
+		t.Errorf("the failing test's line is not marked")
+	}
+	if strings.Contains(whole, `class="l fail" id="L2"`) {
+		t.Errorf("a passing line is marked as a failure")
+	}
+	grep := get(s, "/o/"+e.ID+"?grep=TestCase3[0-9]&C=1").Body.String()
+	if !strings.Contains(grep, "20 matching lines") || !strings.Contains(grep, `id="L58"`) || strings.Contains(grep, `id="L10"`) ||
+		!strings.Contains(grep, `<span class="l match" id="L59">`) || !strings.Contains(grep, `<span class="l" id="L58">`) {
+		t.Errorf("grep TestCase3[0-9] with one line of context:\n%.3000s", grep)
+	}
+	if bad := get(s, "/o/"+e.ID+"?grep=(").Body.String(); !strings.Contains(bad, `class="err"`) {
+		t.Errorf("a bad expression is not reported")
+	}
+	if fails := get(s, "/o/"+e.ID+"?failures=1").Body.String(); !strings.Contains(fails, "--- FAIL: TestBroken") || strings.Contains(fails, "TestCase7 ") {
+		t.Errorf("the failures view:\n%.2000s", fails)
+	}
+}
