@@ -379,3 +379,57 @@ func TestOutputLinesFailuresGrep(t *testing.T) {
 		t.Errorf("the failures view:\n%.2000s", fails)
 	}
 }
+
+// fakeTeam is a team archive over a second local store: every hit is
+// bob's.
+type fakeTeam struct{ Store }
+
+func (f fakeTeam) SearchTeam(ctx context.Context, q ctxkeep.ChunkQuery) ([]ctxkeep.ChunkHit, map[string]string, error) {
+	hits, err := f.SearchChunks(ctx, q)
+	owners := map[string]string{}
+	for _, h := range hits {
+		owners[h.Key] = "bob"
+	}
+	return hits, owners, err
+}
+
+// With a team archive configured, Search offers it: its results name
+// whose session each is, and a result recalls in place from the team
+// archive, redacted; without the box ticked, only the local archive is
+// searched.
+func TestSearchTeamArchive(t *testing.T) {
+	s, st := newServer(t, t.TempDir())
+	team := storetest.Local(t, t.TempDir())
+	ctx := context.Background()
+	secret := "ghp_" + strings.Repeat("Z9y8X7w6", 5)
+	save := func(st Store, session, key, text string) {
+		c := ctxkeep.Chunk{Key: key, SessionID: session, Project: "/p/shared", Kind: ctxkeep.KindStep, Agent: ctxkeep.AgentClaudeCode,
+			Turn: 1, Step: 1, Start: time.Now(), End: time.Now(), Prompt: text, Summary: text, Body: "→ Bash: deploy " + secret + "\n" + text}
+		if _, err := st.SaveChunks(ctx, session, []ctxkeep.Chunk{c}, ctxkeep.ArchiveCursor{Turn: 1, Step: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save(st, "mine", "k00000000001", "the flaky reconciler test, mine")
+	save(team, "bobs", "k00000000002", "the flaky reconciler test, bob's")
+	opened := 0
+	s.o.Team = func(context.Context) (Team, func(), error) { opened++; return fakeTeam{team}, func() {}, nil }
+
+	local := get(s, "/search?q=flaky+reconciler").Body.String()
+	if !strings.Contains(local, `name="team"`) || !strings.Contains(local, "k00000000001") || strings.Contains(local, "k00000000002") || opened != 0 {
+		t.Errorf("the local search (team opened %d times):\n%.3000s", opened, local)
+	}
+	remote := get(s, "/search?q=flaky+reconciler&team=1").Body.String()
+	if !strings.Contains(remote, "k00000000002") || strings.Contains(remote, "k00000000001") || !strings.Contains(remote, " · bob ") ||
+		!strings.Contains(remote, `data-src="/recall/k00000000002?team=1"`) || !strings.Contains(remote, "in the team archive") || opened != 1 {
+		t.Errorf("the team search:\n%.3000s", remote)
+	}
+	w := get(s, "/recall/k00000000002?team=1")
+	if body := w.Body.String(); w.Code != http.StatusOK || !strings.Contains(body, "reconciler test, bob") || strings.Contains(body, secret) {
+		t.Errorf("the team recall: %d\n%s", w.Code, body)
+	}
+	for _, page := range []string{local, remote} {
+		if strings.Contains(page, secret) {
+			t.Errorf("a search page shows the secret")
+		}
+	}
+}
