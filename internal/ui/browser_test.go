@@ -409,6 +409,23 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("Now lacks the largest items or the pin:\n%.600s", s)
 	}
 	shot("now")
+
+	// Now's buttons: unpin the output, see it unpinned in `ctxkeep pins`,
+	// pin it again (each click reloads the page: wait for the other
+	// button to appear in the output's row).
+	row := `section.now form.pin:has(input[name="id"][value="` + w.stored[0] + `"])`
+	for _, c := range []struct{ click, then string }{{"none", "soft"}, {"soft", "none"}} {
+		if err := chromedp.Do(ctx, chromedp.ScrollIntoView(row), chromedp.Click(row+` button[value="`+c.click+`"]`),
+			chromedp.WaitVisible(row+` button[value="`+c.then+`"]`)); err != nil {
+			t.Fatalf("Now, %s: %v", c.click, err)
+		}
+		if err := json.Unmarshal(w.run("", "pins", "--json"), &pins); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]int{"none": 0, "soft": 1}[c.click]; len(pins.Pins) != want {
+			t.Errorf("ctxkeep pins after %q in Now: %+v", c.click, pins.Pins)
+		}
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/store?check=1"), chromedp.WaitVisible("table.kv")); err != nil {
 		t.Fatal(err)
 	}
