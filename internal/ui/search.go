@@ -31,6 +31,7 @@ type resultView struct {
 	Agent   string
 	Owner   string // the team member whose session it is
 	Place   string
+	Turn    int
 	When    string
 	Score   float64
 	Summary string
@@ -82,7 +83,7 @@ func (s *Server) searchPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func resultOf(h search.Result, snippet string) resultView {
-	v := resultView{Key: h.Key, Session: h.SessionID, Project: h.Project, Agent: h.Agent, Place: recall.Place(h.Chunk),
+	v := resultView{Key: h.Key, Session: h.SessionID, Project: h.Project, Agent: h.Agent, Place: recall.Place(h.Chunk), Turn: h.Turn,
 		When: dateOf(h.End), Score: h.Score, Summary: shown(h.Summary)}
 	for l := range strings.Lines(shown(snippet)) {
 		v.Snippet = append(v.Snippet, strings.TrimSuffix(l, "\n"))

@@ -128,7 +128,8 @@ func cutLine(s string, n int) string { return text.Cut(text.FirstLine(s), n) }
 
 func (s *Server) sessionPage(w http.ResponseWriter, r *http.Request) {
 	before, _ := strconv.Atoi(r.URL.Query().Get("before"))
-	d, err := s.sessionData(r.Context(), r.PathValue("id"), max(before, 0))
+	at, _ := strconv.Atoi(r.URL.Query().Get("turn"))
+	d, err := s.sessionData(r.Context(), r.PathValue("id"), max(before, 0), max(at, 0))
 	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
 		s.notFound(w, r, err.Error())
 		return
@@ -163,7 +164,10 @@ func (s *Server) archived(ctx context.Context, id string) (ctxkeep.ArchivedSessi
 // only slow it down.
 const stepWindow = 1000
 
-func (s *Server) sessionData(ctx context.Context, id string, before int) (*sessionData, error) {
+// A link to a step (a search result's) names its turn (?turn=N): when the
+// latest steps do not reach back to it, the page shows the turns up to
+// it.
+func (s *Server) sessionData(ctx context.Context, id string, before, turn int) (*sessionData, error) {
 	a, err := s.archived(ctx, id)
 	if err != nil {
 		return nil, err
@@ -203,6 +207,11 @@ func (s *Server) sessionData(ctx context.Context, id string, before int) (*sessi
 	for _, c := range heads {
 		for _, id := range c.Meta.Entries {
 			named[id] = true
+		}
+	}
+	if before == 0 && turn > 0 {
+		if latest := window(heads, 0); len(latest) > 0 && turn < latest[0].Turn {
+			before = turn + 1
 		}
 	}
 	shown := window(heads, before)

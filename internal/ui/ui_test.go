@@ -433,3 +433,37 @@ func TestSearchTeamArchive(t *testing.T) {
 		}
 	}
 }
+
+// A search result links to its step even in a session longer than a
+// page: the link names the turn, and the page shows the turns up to it.
+func TestSearchLinkReachesOldSteps(t *testing.T) {
+	s, st := newServer(t, t.TempDir())
+	ctx := context.Background()
+	var cs []ctxkeep.Chunk
+	for turn := 1; turn <= stepWindow+200; turn++ {
+		body := "→ Bash: make\n← result: ok"
+		if turn == 3 {
+			body = "→ Bash: make\n← result: the quarantined zeppelin test failed"
+		}
+		cs = append(cs, ctxkeep.Chunk{Key: fmt.Sprintf("k%011d", turn), SessionID: "long", Project: "/p", Kind: ctxkeep.KindStep, Agent: ctxkeep.AgentClaudeCode,
+			Turn: turn, Step: 1, Start: time.Now(), End: time.Now(), Prompt: fmt.Sprintf("prompt %d", turn), Summary: "s", Body: body})
+	}
+	if _, err := st.SaveChunks(ctx, "long", cs, ctxkeep.ArchiveCursor{Turn: len(cs), Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	const key = "k00000000003"
+	res := get(s, "/search?q=quarantined+zeppelin").Body.String()
+	link := `href="/s/long?turn=3#` + key + `"`
+	if !strings.Contains(res, link) {
+		t.Fatalf("the result does not link to its turn (%s):\n%.2000s", link, res)
+	}
+	if latest := get(s, "/s/long").Body.String(); strings.Contains(latest, `id="`+key+`"`) {
+		t.Errorf("the latest steps reach back to turn 3: the test shows nothing")
+	}
+	if page := get(s, "/s/long?turn=3").Body.String(); !strings.Contains(page, `id="`+key+`"`) || !strings.Contains(page, "the latest turns") {
+		t.Errorf("the page of turn 3 lacks its step")
+	}
+	if page := get(s, "/s/long?turn=1150").Body.String(); !strings.Contains(page, `id="k00000001150"`) || strings.Contains(page, "the latest turns") {
+		t.Errorf("a recent turn is not on the latest page")
+	}
+}
