@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -12,6 +15,8 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -220,7 +225,16 @@ func (s *Server) viewOf(ctx context.Context, e ctxkeep.Entry) viewData {
 		agent = a.Agent
 	}
 	if agent == ctxkeep.AgentCodex {
-		v.Note = "Codex records what the model saw in its rollout; this page reads Claude Code transcripts only"
+		txt, ok, err := rolloutOutput(path, e.ToolUseID, s.o.Config.Limits.TranscriptLineBytes, s.o.Config.Limits.TranscriptReadBytes)
+		switch {
+		case err != nil:
+			v.Note = "the rollout could not be read: " + shown(err.Error())
+		case !ok:
+			v.Note = "the rollout holds no output for this call (yet)"
+		default:
+			v.Text, v.Found = shown(txt), true
+			v.Note = statusNote(e)
+		}
 		return v
 	}
 	if e.AgentID != "" {
@@ -238,13 +252,66 @@ func (s *Server) viewOf(ctx context.Context, e ctxkeep.Entry) viewData {
 		return v
 	}
 	v.Text, v.Found = shown(txt), true
+	v.Note = statusNote(e)
+	return v
+}
+
+// statusNote says what the proof of effect found, when the view shown is
+// not the replacement the model saw.
+func statusNote(e ctxkeep.Entry) string {
 	switch breakdown.StatusOf(e) {
 	case breakdown.NotApplied:
-		v.Note = "the client did not apply the replacement: the model saw the output whole"
+		return "the client did not apply the replacement: the model saw the output whole"
 	case breakdown.Unchecked:
-		v.Note = "not checked yet (the check runs at the end of each turn)"
+		return "not checked yet (the check runs at the end of each turn)"
 	}
-	return v
+	return ""
+}
+
+// rolloutOutput is what a Codex rollout holds as a call's output, as the
+// model got it (a hook's replacement when it took effect: codex.CallOutput),
+// the last such line. Only lines that name the call are decoded; lines
+// over maxLine are skipped, and at most maxRead bytes are read.
+func rolloutOutput(path, callID string, maxLine, maxRead int64) (string, bool, error) {
+	f, _, err := fsx.OpenRegular(path)
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if maxRead > 0 {
+		r = io.LimitReader(f, maxRead)
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	id := []byte(callID)
+	out, found := "", false
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long := bytes.Clone(line)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				if maxLine <= 0 || int64(len(long)) <= maxLine {
+					long = append(long, line...)
+				}
+			}
+			line = long
+			if maxLine > 0 && int64(len(line)) > maxLine {
+				line = nil
+			}
+		}
+		if len(line) > 0 && bytes.Contains(line, id) {
+			if cid, text, ok := codex.CallOutput(line); ok && cid == callID {
+				out, found = text, true
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, found, nil
+			}
+			return out, found, err
+		}
+	}
 }
 
 // transcriptOf is where a session's transcript is: the archive's cursor,

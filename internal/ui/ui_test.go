@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -465,5 +467,47 @@ func TestSearchLinkReachesOldSteps(t *testing.T) {
 	}
 	if page := get(s, "/s/long?turn=1150").Body.String(); !strings.Contains(page, `id="k00000001150"`) || strings.Contains(page, "the latest turns") {
 		t.Errorf("a recent turn is not on the latest page")
+	}
+}
+
+// A Codex output's view is what its rollout holds as the call's output:
+// the replacement the model got, redacted like the rest.
+func TestCodexView(t *testing.T) {
+	dir := t.TempDir()
+	s, st := newServer(t, dir)
+	ctx := context.Background()
+	secret := "ghp_" + strings.Repeat("Q1w2E3r4", 5)
+	rollout := filepath.Join(dir, "rollout-2026-11-26T10-00-00-codex.jsonl")
+	var b strings.Builder
+	for _, l := range []map[string]any{
+		{"timestamp": "2026-11-26T10:00:01Z", "type": "response_item", "payload": map[string]any{"type": "function_call", "name": "shell", "call_id": "call_9", "arguments": `{"command":["make"]}`}},
+		{"timestamp": "2026-11-26T10:00:02Z", "type": "response_item", "payload": map[string]any{"type": "function_call_output", "call_id": "call_8", "output": "another call's output"}},
+		{"timestamp": "2026-11-26T10:00:03Z", "type": "response_item", "payload": map[string]any{"type": "function_call_output", "call_id": "call_9",
+			"output": "[ctxkeep] make: 4,000 lines kept out of the context, token " + secret + " <b>x</b>"}},
+	} {
+		line, _ := json.Marshal(l)
+		b.Write(append(line, '\n'))
+	}
+	if err := os.WriteFile(rollout, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := ctxkeep.Chunk{Key: "k0000000c0de", SessionID: "codex-s", Project: "/p", Kind: ctxkeep.KindStep, Agent: ctxkeep.AgentCodex,
+		Turn: 1, Step: 1, Start: time.Now(), End: time.Now(), Prompt: "build it", Summary: "s", Body: "b"}
+	if _, err := st.SaveChunks(ctx, "codex-s", []ctxkeep.Chunk{c}, ctxkeep.ArchiveCursor{Transcript: rollout, Turn: 1, Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := st.PutEntry(ctx, ctxkeep.Entry{ID: "dddddddddddd", SessionID: "codex-s", ToolUseID: "call_9", Tool: "shell", Input: "make", Chars: 90_000, ViewChars: 80},
+		[]byte("the whole output"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := get(s, "/o/"+e.ID+"/view")
+	view := w.Body.String()
+	if w.Code != http.StatusOK || !strings.Contains(view, `<pre class="viewtext">[ctxkeep] make: 4,000 lines kept out`) || strings.Contains(view, "another call") ||
+		strings.Contains(view, secret) || strings.Contains(view, "<b>x") {
+		t.Errorf("the Codex view: %d\n%s", w.Code, view)
+	}
+	if w := get(s, "/o/"+e.ID+"/view"); !strings.Contains(w.Body.String(), "[redacted:github-token]") {
+		t.Errorf("the view does not say what it redacted:\n%s", w.Body.String())
 	}
 }
