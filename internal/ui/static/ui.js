@@ -9,9 +9,12 @@
   function load(el) {
     if (!el || el.dataset.loaded) { return; }
     el.dataset.loaded = "1";
-    fetch(el.dataset.src, { credentials: "same-origin" }).then(function (r) { return r.text(); })
-      .then(function (html) { el.innerHTML = html; })
-      .catch(function () { el.textContent = "could not load it"; });
+    // Only the server's templates (text/html, escaped) become markup; any
+    // other answer (a refusal, a failure: text/plain) is shown as text.
+    fetch(el.dataset.src, { credentials: "same-origin" }).then(function (r) {
+      var html = (r.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+      return r.text().then(function (body) { if (html) { el.innerHTML = body; } else { el.textContent = body; } });
+    }).catch(function () { el.textContent = "could not load it"; });
   }
 
   // Views of stored outputs: on opening their <details>, or at once when shown bare.
