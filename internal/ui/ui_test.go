@@ -511,3 +511,62 @@ func TestCodexView(t *testing.T) {
 		t.Errorf("the view does not say what it redacted:\n%s", w.Body.String())
 	}
 }
+
+// A session page shows each compaction with what ctxkeep's restore block
+// put back after it, and the warnings ctxkeep gave, from the transcript,
+// redacted; the gauge is the context after the last response.
+func TestSessionCompactionsRestoreWarnings(t *testing.T) {
+	dir := t.TempDir()
+	s, st := newServer(t, dir)
+	ctx := context.Background()
+	secret := "ghp_" + strings.Repeat("R5t6Y7u8", 5)
+	path := filepath.Join(dir, "restored.jsonl")
+	asst := func(uuid, at string, tokens int) map[string]any {
+		return map[string]any{"type": "assistant", "uuid": uuid, "sessionId": "restored", "timestamp": at, "isSidechain": false,
+			"message": map[string]any{"id": "msg_" + uuid, "role": "assistant", "model": "claude-opus-4-6", "content": []any{map[string]any{"type": "text", "text": "ok"}},
+				"usage": map[string]any{"input_tokens": 4, "cache_read_input_tokens": tokens - 4, "output_tokens": 10}}}
+	}
+	attach := func(uuid, at, text string) map[string]any {
+		return map[string]any{"type": "attachment", "uuid": uuid, "sessionId": "restored", "timestamp": at, "isSidechain": false,
+			"attachment": map[string]any{"type": "hook_additional_context"}, "rendered": "<system-reminder>" + text + "</system-reminder>", "renderedRole": "system"}
+	}
+	var b strings.Builder
+	for _, rec := range []map[string]any{
+		{"type": "user", "uuid": "u1", "sessionId": "restored", "timestamp": "2026-11-20T10:00:00Z", "isSidechain": false, "message": map[string]any{"role": "user", "content": "refactor the billing module"}},
+		asst("a1", "2026-11-20T10:00:05Z", 120_000),
+		attach("w1", "2026-11-20T10:00:06Z", "ctxkeep: the context is at 150k of 200k tokens: compaction is near.\n\nMore text."),
+		asst("a2", "2026-11-20T10:00:10Z", 160_000),
+		{"type": "system", "subtype": "compact_boundary", "uuid": "c1", "sessionId": "restored", "timestamp": "2026-11-20T10:01:00Z", "isSidechain": false,
+			"compactMetadata": map[string]any{"trigger": "auto", "preTokens": 167_000}},
+		attach("r1", "2026-11-20T10:01:01Z", "ctxkeep restored this session's working state after compaction: the plan, the decision to bill on exact counts, token "+secret),
+		asst("a3", "2026-11-20T10:01:10Z", 31_000),
+	} {
+		line, _ := json.Marshal(rec)
+		b.Write(append(line, '\n'))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := ctxkeep.Chunk{Key: "k00000000r01", SessionID: "restored", Project: "/p", Kind: ctxkeep.KindStep, Agent: ctxkeep.AgentClaudeCode,
+		Turn: 1, Step: 1, Start: time.Now(), End: time.Now(), Prompt: "refactor the billing module", Summary: "s", Body: "b"}
+	if _, err := st.SaveChunks(ctx, "restored", []ctxkeep.Chunk{c}, ctxkeep.ArchiveCursor{Transcript: path, Turn: 1, Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	page := get(s, "/s/restored").Body.String()
+	for _, want := range []string{
+		"Compactions and what came back", "<b>#1</b> auto after response 2", `<span class="tag ok">restore block</span>`,
+		"ctxkeep restored this session&#39;s working state after compaction: the plan", "[redacted:github-token]",
+		"Warnings ctxkeep gave", "after response 1</span> ctxkeep: the context is at 150k of 200k tokens: compaction is near.",
+		`<div class="big">31k`, `class="chart"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the session page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, secret) || strings.Contains(page, "More text.") {
+		t.Errorf("the page shows the secret, or the warning's other paragraphs")
+	}
+	if t.Failed() {
+		t.Logf("%s", page)
+	}
+}
