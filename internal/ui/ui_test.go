@@ -166,6 +166,7 @@ func TestPinNeedsPOSTAndCSRF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var where string // the last answer's Location
 	post := func(form string, edit func(*http.Request)) int {
 		r := httptest.NewRequest("POST", "http://127.0.0.1:8765/pin", strings.NewReader(form))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -175,6 +176,7 @@ func TestPinNeedsPOSTAndCSRF(t *testing.T) {
 		}
 		w := httptest.NewRecorder()
 		s.Handler().ServeHTTP(w, r)
+		where = w.Header().Get("Location")
 		return w.Code
 	}
 	level := func() ctxkeep.PinLevel {
@@ -193,8 +195,22 @@ func TestPinNeedsPOSTAndCSRF(t *testing.T) {
 	if code := post("id="+e.ID+"&level=hard&csrf="+s.csrf+"&back=https://attacker.example/", func(r *http.Request) {
 		r.Header.Set("Sec-Fetch-Site", "same-origin")
 		r.Header.Set("Origin", "http://127.0.0.1:8765")
-	}); code != http.StatusSeeOther || level() != ctxkeep.PinHard {
-		t.Errorf("from its own page: %d, pin %s", code, level())
+	}); code != http.StatusSeeOther || level() != ctxkeep.PinHard || where != "/" {
+		t.Errorf("from its own page, back to another site: %d to %q, pin %s", code, where, level())
+	}
+	// Without the pages' script, a form goes back to the page it was on
+	// (the script sets it), else to the output's page: never elsewhere.
+	page := get(s, "/o/"+e.ID).Body.String()
+	if !strings.Contains(page, `name="back" value="/o/`+e.ID+`"`) {
+		t.Errorf("the pin form's default way back is not the output's page")
+	}
+	if code := post("id="+e.ID+"&level=none&csrf="+s.csrf+"&back=/s/x%3Fturn=3", func(r *http.Request) {
+		r.Header.Set("Sec-Fetch-Site", "same-origin")
+	}); code != http.StatusSeeOther || level() != ctxkeep.PinNone || where != "/s/x?turn=3" {
+		t.Errorf("unpinning from a session page: %d to %q, pin %s", code, where, level())
+	}
+	if code := post("id="+e.ID+"&level=hard&csrf="+s.csrf, nil); code != http.StatusSeeOther || level() != ctxkeep.PinHard {
+		t.Errorf("pinning again: %d, pin %s", code, level())
 	}
 	if w := get(s, "/pin?id="+e.ID+"&level=none"); w.Code != http.StatusMethodNotAllowed || level() != ctxkeep.PinHard {
 		t.Errorf("a GET: %d, pin %s", w.Code, level())
