@@ -44,6 +44,7 @@ type outputData struct {
 	Binary    bool
 	Expiry    string
 	Verdict   string
+	View      viewData // what the model saw, rendered with the page (no script needed)
 }
 
 type lineView struct {
@@ -84,6 +85,7 @@ func (s *Server) outputPage(w http.ResponseWriter, r *http.Request) {
 	d.Context = min(max(d.Context, 0), 50)
 	from, _ := strconv.Atoi(q.Get("from"))
 	d.Expiry = s.expiry(ctx, e)
+	d.View = s.viewOf(ctx, e)
 	d.lines(string(data), e.Tool, max(from, 1))
 	s.render(w, r, "output", e.Tool+" output "+e.ID, d)
 }

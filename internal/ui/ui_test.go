@@ -526,6 +526,10 @@ func TestCodexView(t *testing.T) {
 	if w := get(s, "/o/"+e.ID+"/view"); !strings.Contains(w.Body.String(), "[redacted:github-token]") {
 		t.Errorf("the view does not say what it redacted:\n%s", w.Body.String())
 	}
+	// The output's page holds the view itself: it needs no script.
+	if page := get(s, "/o/"+e.ID).Body.String(); !strings.Contains(page, `<pre class="viewtext">[ctxkeep] make: 4,000 lines kept out`) {
+		t.Errorf("the output's page does not show the view without its script")
+	}
 }
 
 // A session page shows each compaction with what ctxkeep's restore block
