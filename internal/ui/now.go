@@ -88,6 +88,15 @@ func (s *Server) nowPage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Projects = append(d.Projects, p)
 	}
+	// Keep the breakdowns of the sessions shown only: a server that runs
+	// for days sees many sessions become the latest and then not.
+	nowMu.Lock()
+	for path := range nowCache {
+		if !slices.ContainsFunc(d.Projects, func(p nowProject) bool { return p.S.Transcript == path }) {
+			delete(nowCache, path)
+		}
+	}
+	nowMu.Unlock()
 	s.render(w, r, "now", "Now", d)
 }
 
