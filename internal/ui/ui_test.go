@@ -586,6 +586,12 @@ func TestSessionCompactionsRestoreWarnings(t *testing.T) {
 	if strings.Contains(page, secret) || strings.Contains(page, "More text.") {
 		t.Errorf("the page shows the secret, or the warning's other paragraphs")
 	}
+	// The Sessions list: the peak read from the transcript (160k, before
+	// the compaction: 80 % of the window, marked), not the last figure.
+	list := get(s, "/").Body.String()
+	if !strings.Contains(list, `<rect class="fill hot" width="80.0"`) || !strings.Contains(list, "<span>160k</span>") {
+		t.Errorf("the list's peak context:\n%s", list)
+	}
 	if t.Failed() {
 		t.Logf("%s", page)
 	}
