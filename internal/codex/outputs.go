@@ -31,9 +31,24 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 	if meta, err = ReadMeta(path); err != nil {
 		return meta, nil, 0, err
 	}
+	outs, bad, err = outputs(path, false)
+	return meta, outs, bad, err
+}
+
+// LiveOutputs are the tool calls with an output since the rollout's last
+// compaction: those the model's context still holds (a compaction
+// replaces the history before it with a summary).
+func LiveOutputs(path string) ([]ToolOutput, error) {
+	outs, _, err := outputs(path, true)
+	return outs, err
+}
+
+// outputs reads the tool calls of the rollout at path that have an
+// output, in order; live forgets those before each compaction.
+func outputs(path string, live bool) (outs []ToolOutput, bad int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return meta, nil, 0, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	at := map[string]int{} // call id → index in outs
@@ -46,6 +61,8 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 			continue
 		}
 		switch {
+		case live && kind == lineCompacted:
+			outs, at, own = outs[:0], map[string]int{}, map[string]bool{}
 		case kind == lineResponseItem && (p.Type == "function_call" || p.Type == "custom_tool_call"):
 			at[p.CallID] = len(outs)
 			outs = append(outs, call(p))
@@ -63,7 +80,7 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return meta, nil, bad, fmt.Errorf("%s: %w", path, err)
+		return nil, bad, fmt.Errorf("%s: %w", path, err)
 	}
 	bad += len(sc.Problems())
 	kept := outs[:0]
@@ -72,7 +89,7 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 			kept = append(kept, o)
 		}
 	}
-	return meta, kept, bad, nil
+	return kept, bad, nil
 }
 
 // call is a function call's id, its name as hooks know it, and its input

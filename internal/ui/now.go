@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -135,8 +137,13 @@ func (s *Server) nowOf(ctx context.Context, a ctxkeep.ArchivedSession, seen time
 	p.Kept = p.Kept[:min(len(p.Kept), 12)]
 	if a.Agent == ctxkeep.AgentCodex || a.Transcript == "" {
 		p.Gauge = gaugeOf(a.Usage.Tokens, s.o.Limits(a.Agent, a.Usage.Model, a.Usage.Window, a.Usage.Tokens))
-		if a.Agent == ctxkeep.AgentCodex {
-			p.Problem = "what fills a Codex session's context is not broken down (its rollout gives the usage only)"
+		if a.Agent == ctxkeep.AgentCodex && a.Transcript != "" {
+			p.Problem = "a Codex rollout gives the context's size, not its parts: below, its largest tool outputs since the last compaction"
+			largest, err := codexLargest(a.Transcript)
+			if err != nil {
+				p.Problem = "the rollout could not be read: " + shown(err.Error())
+			}
+			p.Largest = itemsOf(largest, byCall, nil)
 		}
 		return p, nil
 	}
@@ -161,18 +168,85 @@ func (s *Server) nowOf(ctx context.Context, a ctxkeep.ArchivedSession, seen time
 	for _, id := range r.report.Stale.StaleCalls {
 		stale[id] = true
 	}
-	for _, it := range r.largest {
-		v := itemView{Tool: it.tool, Input: shown(it.input), Tokens: it.tokens, Stale: stale[it.id]}
-		if e, ok := byCall[it.id]; ok && it.id != "" {
-			c := chipOf(e)
-			v.Output = &c
-		}
-		p.Largest = append(p.Largest, v)
+	p.Largest = itemsOf(r.largest, byCall, stale)
+	for _, v := range p.Largest {
 		if v.Stale {
 			p.StaleTok += v.Tokens
 		}
 	}
 	return p, nil
+}
+
+// itemsOf are the largest items as the page lists them: marked when stale,
+// linked to the output ctxkeep stored of the call.
+func itemsOf(largest []largeItem, byCall map[string]ctxkeep.Entry, stale map[string]bool) []itemView {
+	var out []itemView
+	for _, it := range largest {
+		v := itemView{Tool: it.tool, Input: shown(it.input), Tokens: it.tokens, Stale: stale[it.id]}
+		if e, ok := byCall[it.id]; ok && it.id != "" {
+			c := chipOf(e)
+			v.Output = &c
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// codexLargest are the ten largest tool outputs of a Codex rollout since
+// its last compaction, as the model got them (a replacement's size when
+// ctxkeep's took effect), kept while the rollout does not change.
+func codexLargest(path string) ([]largeItem, error) {
+	f, st, err := fsx.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
+	nowMu.Lock()
+	defer nowMu.Unlock()
+	if b := nowCache[path]; b != nil && b.size == st.Size() && b.mod.Equal(st.ModTime()) {
+		return b.largest, nil
+	}
+	outs, err := codex.LiveOutputs(path)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(outs, func(x, y codex.ToolOutput) int { return cmp.Compare(len(y.Seen), len(x.Seen)) })
+	counter := breakdown.Tokenizer()
+	b := &nowBreakdown{size: st.Size(), mod: st.ModTime()}
+	for _, o := range outs[:min(len(outs), 10)] {
+		b.largest = append(b.largest, largeItem{id: o.ID, tool: o.Tool, input: inputLine(o.Input),
+			tokens: breakdown.WithMargin(int64(counter.Count(o.Seen)))})
+	}
+	nowCache[path] = b
+	return b.largest, nil
+}
+
+// inputLine is a call's input in one line: the command, the file, the
+// pattern (of a JSON object's first such field).
+func inputLine(input json.RawMessage) string {
+	var in map[string]any
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "cmd", "file_path", "notebook_path", "pattern", "path", "url", "query", "description", "prompt"} {
+		switch v := in[k].(type) {
+		case string:
+			if v != "" {
+				return v
+			}
+		case []any: // a command as its arguments
+			var parts []string
+			for _, a := range v {
+				if s, ok := a.(string); ok {
+					parts = append(parts, s)
+				}
+			}
+			if len(parts) > 0 {
+				return strings.Join(parts, " ")
+			}
+		}
+	}
+	return ""
 }
 
 func later(a, b time.Time) time.Time {
@@ -247,15 +321,4 @@ func resultLen(c transcript.ToolCall) int {
 }
 
 // callInput is a call in one line: the command, the file, the pattern.
-func callInput(c transcript.ToolCall) string {
-	var in map[string]any
-	if json.Unmarshal(c.Input, &in) != nil {
-		return ""
-	}
-	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "query", "description", "prompt"} {
-		if v, ok := in[k].(string); ok && v != "" {
-			return v
-		}
-	}
-	return ""
-}
+func callInput(c transcript.ToolCall) string { return inputLine(c.Input) }

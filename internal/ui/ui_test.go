@@ -596,3 +596,54 @@ func TestSessionCompactionsRestoreWarnings(t *testing.T) {
 		t.Logf("%s", page)
 	}
 }
+
+// Now, for a Codex session: the gauge, the largest tool outputs the
+// model's context still holds (none from before the last compaction),
+// the one ctxkeep stored linked, and what ctxkeep kept out with its pin
+// buttons.
+func TestNowCodex(t *testing.T) {
+	dir := t.TempDir()
+	s, st := newServer(t, dir)
+	ctx := context.Background()
+	rollout := filepath.Join(dir, "rollout-2026-11-26T10-00-00-now.jsonl")
+	var b strings.Builder
+	write := func(kind string, payload map[string]any) {
+		line, _ := json.Marshal(map[string]any{"timestamp": "2026-11-26T10:00:00Z", "type": kind, "payload": payload})
+		b.Write(append(line, '\n'))
+	}
+	call := func(id, cmd, out string) {
+		write("response_item", map[string]any{"type": "function_call", "name": "exec_command", "call_id": id, "arguments": `{"cmd":"` + cmd + `"}`})
+		write("response_item", map[string]any{"type": "function_call_output", "call_id": id, "output": out})
+	}
+	write("session_meta", map[string]any{"id": "codex-now", "cwd": "/p/codexproj", "cli_version": "0.169.0"})
+	call("call_old", "cat huge-before-compaction.log", strings.Repeat("old line\n", 5000))
+	write("compacted", map[string]any{"message": "summary"})
+	call("call_big", "go test ./...", strings.Repeat("ok  \texample.com/pkg\t0.01s\n", 400))
+	call("call_small", "git status", "nothing to commit")
+	if err := os.WriteFile(rollout, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := ctxkeep.Chunk{Key: "k000000n0w01", SessionID: "codex-now", Project: "/p/codexproj", Kind: ctxkeep.KindStep, Agent: ctxkeep.AgentCodex,
+		Turn: 1, Step: 1, Start: time.Now(), End: time.Now(), Prompt: "run the tests", Summary: "s", Body: "b"}
+	if _, err := st.SaveChunks(ctx, "codex-now", []ctxkeep.Chunk{c}, ctxkeep.ArchiveCursor{Transcript: rollout, Turn: 1, Step: 1,
+		Usage: ctxkeep.Usage{Tokens: 52_000, Window: 258_400, Model: "gpt-5.5"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.PutEntry(ctx, ctxkeep.Entry{ID: "eeeeeeeeeeee", SessionID: "codex-now", ToolUseID: "call_big", Tool: "Shell", Input: "go test ./...",
+		Chars: 50_000, ViewChars: 9_000}, []byte("the whole output")); err != nil {
+		t.Fatal(err)
+	}
+	page := get(s, "/now").Body.String()
+	for _, want := range []string{"codexproj", "Largest items in the context", "go test ./...", "git status", `<a class="tag ok" href="/o/eeeeeeeeeeee">kept out</a>`,
+		"since the last compaction", `<div class="big">52k`, `name="id" value="eeeeeeeeeeee"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("Now lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "huge-before-compaction") {
+		t.Errorf("Now lists an output from before the compaction")
+	}
+	if t.Failed() {
+		t.Logf("%s", page)
+	}
+}
