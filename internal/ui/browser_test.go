@@ -306,7 +306,8 @@ func TestBrowser(t *testing.T) {
 		}
 		path := filepath.Join(t.TempDir(), name+".png")
 		// docs/UI.md shows every page in the light theme, and one in the
-		// dark (the other dark ones are taken to be looked at, not kept).
+		// dark (the other dark ones are taken, each page drawn in that theme,
+		// and not kept).
 		if *updateShots && (!strings.HasSuffix(name, "-dark") || name == "session-dark") {
 			path = filepath.Join("..", "..", "docs", "ui-"+name+".png")
 		}
