@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs the pinned Claude Code
-# client and Codex CLI for the real-client tests, checks formatting and vet, then runs
+# client, Codex CLI and Gemini CLI for the real-client tests, checks formatting and vet, then runs
 # every test with the race detector.
 #
 # Without npm on a laptop the real-client tests skip; with CI=true they
@@ -24,6 +24,16 @@ if ! ./scripts/install-codex.sh >/dev/null; then
 		exit 1
 	fi
 	echo "test.sh: warning: no Codex CLI; the Codex real-client tests will skip" >&2
+fi
+
+# The pinned Gemini CLI, for the Gemini real-client tests (e2e/gemini_*):
+# the same rule.
+if ! ./scripts/install-gemini.sh >/dev/null; then
+	if [[ "${CI:-}" == "true" ]]; then
+		echo "test.sh: installing the pinned Gemini CLI failed" >&2
+		exit 1
+	fi
+	echo "test.sh: warning: no Gemini CLI; the Gemini real-client tests will skip" >&2
 fi
 
 # Debian's chromium, for the tests that drive a headless browser: the one
