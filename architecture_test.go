@@ -21,7 +21,7 @@ var helpers = []string{"internal/fsx", "internal/migration", "internal/dirs", "i
 
 // agents are the shapes of one client each (payloads, outputs,
 // transcripts, install): they decide nothing, so they import no policy.
-var agents = []string{"internal/claudecode", "internal/codex", "internal/transcript"}
+var agents = []string{"internal/claudecode", "internal/codex", "internal/gemini", "internal/transcript"}
 
 // policies decide: what is swapped, kept, restored, warned about, pruned.
 var policies = []string{"internal/swap", "internal/archive", "internal/keep", "internal/search", "internal/recall", "internal/excerpt",
@@ -32,8 +32,8 @@ var policies = []string{"internal/swap", "internal/archive", "internal/keep", "i
 var entryPoints = []string{"internal/hook", "internal/cli", "internal/mcp", "internal/ui"}
 
 // testSupport packages serve tests only, and may reach anything.
-var testSupport = []string{"internal/storetest", "internal/testbin", "internal/clienttest", "internal/codextest", "internal/fakeapi",
-	"internal/fakeresponses", "internal/realdata", "internal/corpus", "internal/redact/redacttest", "internal/fsx/fsxtest", "internal/postgres/pgtest"}
+var testSupport = []string{"internal/storetest", "internal/testbin", "internal/clienttest", "internal/codextest", "internal/geminitest", "internal/fakeapi",
+	"internal/fakeresponses", "internal/fakegemini", "internal/realdata", "internal/corpus", "internal/redact/redacttest", "internal/fsx/fsxtest", "internal/postgres/pgtest"}
 
 // doors are the only packages through which stored outputs are read or
 // written: the blob files and the index rows.

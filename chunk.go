@@ -14,6 +14,7 @@ import (
 const (
 	AgentClaudeCode = "claude-code"
 	AgentCodex      = "codex"
+	AgentGemini     = "gemini"
 )
 
 // Kinds of chunks.
@@ -37,7 +38,7 @@ type Chunk struct {
 	SessionID string    `json:"session_id"`
 	Project   string    `json:"project"`
 	Kind      string    `json:"kind"`
-	Agent     string    `json:"agent"`          // the client the session ran in: AgentClaudeCode, AgentCodex
+	Agent     string    `json:"agent"`          // the client the session ran in: AgentClaudeCode, AgentCodex, AgentGemini
 	Turn      int       `json:"turn"`           // the turn (the user's prompt) it belongs to, 1, 2, …
 	Step      int       `json:"step,omitempty"` // its place in the turn, 1, 2, …; 0 for other kinds
 	Start     time.Time `json:"start"`

@@ -20,10 +20,11 @@ var archiveCmd = &command{
 	group:   groupArchive,
 	long: `Adds transcripts to the archive, so that ` + "`ctxkeep search`" + ` and ` + "`ctxkeep recall`" + ` find them: sessions
 from before ctxkeep was installed, or another machine's. --all takes every session transcript
-under ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects), and every Codex CLI rollout under
-$CODEX_HOME/sessions (default ~/.codex). The session id is the file's name, the project the
-first working directory it records; a Codex rollout says both on its first line (the project is
-the git root of that directory). Archiving a transcript again writes only
+under ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects), every Codex CLI rollout under
+$CODEX_HOME/sessions (default ~/.codex) and every Gemini CLI chat under ~/.gemini/tmp. The
+session id is the file's name, the project the first working directory it records; a Codex
+rollout says both on its first line (the project is the git root of that directory), a Gemini
+CLI chat its id on its first line and its workspace in its session context. Archiving a transcript again writes only
 what changed. Exit status 1 if any transcript could not be archived (the others are).`,
 	examples: []string{"ctxkeep archive --all", "ctxkeep archive ~/old-laptop/projects/*/*.jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
@@ -40,7 +41,7 @@ type archived struct {
 	Transcript string `json:"transcript"`
 	Session    string `json:"session_id"`
 	Project    string `json:"project"`
-	Agent      string `json:"agent"` // the session's client: claude-code, codex
+	Agent      string `json:"agent"` // the session's client: claude-code, codex, gemini
 	Turns      int    `json:"turns"`
 	Written    int    `json:"chunks_written"`
 	Problems   int    `json:"bad_lines"`
@@ -64,6 +65,11 @@ func (o *archiveOptions) run(ctx context.Context, a *app, paths []string) error 
 			return err
 		}
 		found = append(found, rollouts...)
+		chats, err := a.geminiTranscripts()
+		if err != nil {
+			return err
+		}
+		found = append(found, chats...)
 		if len(found) == 0 && len(paths) == 0 {
 			if o.json {
 				return a.printJSON(archiveReport{Archived: []archived{}})
@@ -133,6 +139,9 @@ func (r archiveReport) print(a *app) {
 func archiveOne(ctx context.Context, st ctxkeep.Local, path string) archived {
 	abs, _ := filepath.Abs(path)
 	if r, ok := archiveCodex(ctx, st, abs); ok {
+		return r
+	}
+	if r, ok := archiveGemini(ctx, st, abs); ok {
 		return r
 	}
 	r := archived{Transcript: abs, Session: sessionOf(abs), Agent: ctxkeep.AgentClaudeCode}

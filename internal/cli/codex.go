@@ -13,6 +13,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/project"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
@@ -23,29 +24,34 @@ import (
 // hooks, archive of its rollouts, context of its sessions.
 
 // agentFlagDoc is the help of install's --agent.
-const agentFlagDoc = "set up one client, `AGENT`: claude-code or codex (default: every one found on this machine)"
+const agentFlagDoc = "set up one client, `AGENT`: claude-code, codex or gemini (default: every one found on this machine)"
 
 func (a *app) codexHome() string { return codex.Home(a.Getenv) }
 
 // installTargets decides which clients install sets up. With --agent, that
 // one; else every client found here (its folder, or its program on PATH),
-// Claude Code alone when neither is found. Flags only Claude Code has
-// (claudeOnly: --project, --local, --plugin) keep Codex out.
-func (a *app) installTargets(agent string, claudeOnly bool) (claude, withCodex bool, err error) {
+// Claude Code alone when none is found. Flags only Claude Code has
+// (claudeOnly: --project, --local, --plugin) keep Codex and Gemini CLI out.
+func (a *app) installTargets(agent string, claudeOnly bool) (claude, withCodex, withGemini bool, err error) {
 	switch agent {
 	case ctxkeep.AgentClaudeCode:
-		return true, false, nil
+		return true, false, false, nil
 	case ctxkeep.AgentCodex:
 		if claudeOnly {
-			return false, false, usageErrorf("--project, --local and --plugin are Claude Code's; Codex's hooks go in %s", codex.HooksFile(a.codexHome()))
+			return false, false, false, usageErrorf("--project, --local and --plugin are Claude Code's; Codex's hooks go in %s", codex.HooksFile(a.codexHome()))
 		}
-		return false, true, nil
+		return false, true, false, nil
+	case ctxkeep.AgentGemini:
+		if claudeOnly {
+			return false, false, false, usageErrorf("--project, --local and --plugin are Claude Code's; Gemini CLI's hooks go in %s", gemini.SettingsFile(a.geminiHome()))
+		}
+		return false, false, true, nil
 	case "":
 	default:
-		return false, false, usageErrorf("unknown agent %q: want claude-code or codex", agent)
+		return false, false, false, usageErrorf("unknown agent %q: want claude-code, codex or gemini", agent)
 	}
 	if claudeOnly {
-		return true, false, nil
+		return true, false, false, nil
 	}
 	claudeDir := a.Getenv("CLAUDE_CONFIG_DIR")
 	if claudeDir == "" {
@@ -53,13 +59,16 @@ func (a *app) installTargets(agent string, claudeOnly bool) (claude, withCodex b
 	}
 	claude = isDir(claudeDir) || a.onPath("claude")
 	withCodex = isDir(a.codexHome()) || a.onPath("codex")
+	withGemini = a.geminiFound()
 	switch {
+	case withGemini:
+		a.foundWithGemini(claude, withCodex)
 	case claude && withCodex:
 		fmt.Fprintln(a.Stdout, "found Claude Code and Codex: setting up both")
 	case withCodex:
 		fmt.Fprintln(a.Stdout, "found Codex (no Claude Code): setting up Codex; `ctxkeep install --agent claude-code` sets up Claude Code")
 	}
-	return claude || !withCodex, withCodex, nil
+	return claude || !withCodex && !withGemini, withCodex, withGemini, nil
 }
 
 func isDir(path string) bool {
@@ -369,8 +378,11 @@ func (a *app) findCodex(arg string) (string, bool) {
 
 // agentName is how people know a client.
 func agentName(agent string) string {
-	if agent == ctxkeep.AgentCodex {
+	switch agent {
+	case ctxkeep.AgentCodex:
 		return "Codex"
+	case ctxkeep.AgentGemini:
+		return "Gemini CLI"
 	}
 	return "Claude Code"
 }

@@ -320,9 +320,10 @@ examples: the same as ` + "`ctxkeep COMMAND --help`" + `.`,
 	}
 	hookCmd = &command{
 		name: "hook", usage: "hook", group: groupClient,
-		summary: "handle one Claude Code (or Codex) hook event: JSON on stdin, the reply on stdout",
+		summary: "handle one Claude Code (or Codex, or Gemini CLI) hook event: JSON on stdin, the reply on stdout",
 		long: `Claude Code runs it for every event ctxkeep registered (` + "`ctxkeep install`" + `), Codex CLI as
-"hook --agent codex" (` + "`ctxkeep install --agent codex`" + `, docs/CODEX.md). It reads one event
+"hook --agent codex" (` + "`ctxkeep install --agent codex`" + `, docs/CODEX.md), Gemini CLI as
+"hook --agent gemini" (` + "`ctxkeep install --agent gemini`" + `, docs/GEMINI.md). It reads one event
 from stdin, handles it within the event's deadline, and writes the reply, if any, to stdout. It
 always exits 0: on bad input, an internal error, a panic or a blown deadline it replies nothing,
 so the agent goes on as if ctxkeep were not there, and the reason goes to the log, which

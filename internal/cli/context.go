@@ -38,7 +38,9 @@ external assets). Definitions: docs/WATCH.md.
 
 For a Codex CLI session (its id or a prefix under $CODEX_HOME/sessions, or its rollout) it
 prints the usage part only: the context now, the window and the compaction point, the peak, the
-compactions and what swap kept out (docs/CODEX.md).`,
+compactions and what swap kept out (docs/CODEX.md). The same for a Gemini CLI session (its id or
+a prefix, or its chat under ~/.gemini/tmp): its context against the compression point
+(docs/GEMINI.md).`,
 	examples: []string{"ctxkeep context", "ctxkeep context 258c --html context.html", "ctxkeep context --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &contextOptions{}
@@ -68,6 +70,9 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	if path, ok := a.findCodex(arg); ok {
 		return a.codexContext(ctx, path, o.json)
+	}
+	if path, ok := a.findGemini(arg); ok {
+		return a.geminiContext(ctx, path, o.json)
 	}
 	r, err := a.contextReport(ctx, arg)
 	if err != nil {

@@ -44,16 +44,19 @@ var doctorCmd = &command{
 	usage:   "doctor [--json]",
 	summary: "check the binary, the hooks, the MCP server, the config, the store, the log and the client",
 	group:   groupSetup,
-	long: `Runs nine checks and prints one line each (ok, warn or fail) with a hint when something needs
+	long: `Runs ten checks and prints one line each (ok, warn or fail) with a hint when something needs
 doing. Exit status 1 if a check fails (with --json, the document says "ok": false).
 
   binary  fails when the binary cannot find its own path
-  hooks   fails when ctxkeep is in no settings file (nor in Codex's), an event is missing, a registered command is
+  hooks   fails when ctxkeep is in no settings file (nor in Codex's or Gemini CLI's), an event is missing, a registered command is
           not an executable file, a settings file is malformed or sets disableAllHooks; warns
           when a deadline (deadline.EVENT) does not fit in the timeout registered for the event
   codex   fails when ctxkeep's hooks are in $CODEX_HOME/hooks.json but an event is missing, a hook
           is not trusted (Codex would skip it without a word) or runs no executable, or hooks
           are off in config.toml; warns when Codex is here but ctxkeep is not registered with it
+  gemini  fails when ctxkeep's hooks are in ~/.gemini/settings.json but an event is missing, a
+          hook runs no executable, or hooksConfig.enabled is false; warns when Gemini CLI is
+          here but ctxkeep is not registered with it
   mcp     fails when the MCP server registered for the user (~/.claude.json) does not answer
           initialize or does not list its three tools; warns when it is not registered (the
           agent then gets stored outputs back through its shell only)
@@ -82,7 +85,7 @@ func (o *doctorOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	r := doctorReport{OK: true, Checks: []check{}}
 	for _, c := range []func(context.Context) check{
-		a.checkBinary, a.checkHooks, a.checkCodex, a.checkMCP, a.checkConfig, a.checkStore, a.checkLog, a.checkClient, a.checkReplacements,
+		a.checkBinary, a.checkHooks, a.checkCodex, a.checkGemini, a.checkMCP, a.checkConfig, a.checkStore, a.checkLog, a.checkClient, a.checkReplacements,
 	} {
 		res := c(ctx)
 		r.OK = r.OK && res.Status != statusFail
@@ -124,6 +127,10 @@ func (a *app) checkHooks(context.Context) check {
 	found := a.installedScopes()
 	if len(found) == 0 && a.codexInstalled() {
 		c.Status, c.Detail = statusOK, "not registered with Claude Code (Codex only, see below)"
+		return c
+	}
+	if len(found) == 0 && a.geminiInstalled() {
+		c.Status, c.Detail = statusOK, "not registered with Claude Code (Gemini CLI only, see below)"
 		return c
 	}
 	if len(found) == 0 {

@@ -53,8 +53,8 @@ func (a *app) settingsPath(scope claudecode.Scope) string {
 
 var installCmd = &command{
 	name:    "install",
-	usage:   "install [--agent claude-code|codex] [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]",
-	summary: "register ctxkeep's hooks and MCP server with Claude Code (and its hooks with Codex) and prepare the store",
+	usage:   "install [--agent claude-code|codex|gemini] [--user | --project | --local] [--dry-run] [--plugin DIR] [--statusline [--force]]",
+	summary: "register ctxkeep's hooks and MCP server with Claude Code (and its hooks with Codex and Gemini CLI) and prepare the store",
 	group:   groupSetup,
 	long: `Registers "<absolute path of this binary> hook" for every event ctxkeep handles (SessionStart,
 UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PreCompact, PostCompact, Stop,
@@ -77,15 +77,22 @@ folders and migrates the index, so that hooks never have to.
 --agent codex sets up OpenAI's Codex CLI instead: "<this binary> hook --agent codex" in
 $CODEX_HOME/hooks.json (default ~/.codex), each hook trusted in $CODEX_HOME/config.toml as
 Codex's own review does (Codex skips untrusted hooks without a word); both files are kept,
-backed up and replaced the same way. Without --agent, install sets up every client it finds
-(~/.claude, $CODEX_HOME or ~/.codex, claude and codex on PATH), Claude Code alone when it finds
-neither, and says which. docs/CODEX.md.`,
+backed up and replaced the same way. docs/CODEX.md.
+
+--agent gemini sets up Google's Gemini CLI: "<this binary> hook --agent gemini" in
+~/.gemini/settings.json (in $GEMINI_CLI_HOME/.gemini when set), kept, backed up and replaced the
+same way; its timeouts are in milliseconds there. docs/GEMINI.md.
+
+Without --agent, install sets up every client it finds (~/.claude, $CODEX_HOME or ~/.codex,
+~/.gemini, claude, codex and gemini on PATH), Claude Code alone when it finds none, and says
+which.`,
 	examples: []string{
 		"ctxkeep install",
 		"ctxkeep install --statusline",
 		"ctxkeep install --project --dry-run",
 		"ctxkeep install --plugin ~/ctxkeep-plugin",
 		"ctxkeep install --agent codex",
+		"ctxkeep install --agent gemini",
 	},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &installOptions{}
@@ -113,9 +120,14 @@ func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
 	if o.status.force && !o.status.enabled {
 		return usageErrorf("--force only goes with --statusline: it replaces another statusLine")
 	}
-	claude, withCodex, err := a.installTargets(o.agent, o.scopes.any() || o.plugin != "" || o.status.enabled)
+	claude, withCodex, withGemini, err := a.installTargets(o.agent, o.scopes.any() || o.plugin != "" || o.status.enabled)
 	if err != nil {
 		return err
+	}
+	if withGemini {
+		if err := a.installGemini(ctx, o.dryRun, !claude && !withCodex); err != nil || !claude && !withCodex {
+			return err
+		}
 	}
 	if withCodex {
 		if err := a.installCodex(ctx, o.dryRun, !claude); err != nil || !claude {
@@ -281,8 +293,8 @@ func clientTimeout(d time.Duration) int {
 
 var uninstallCmd = &command{
 	name:    "uninstall",
-	usage:   "uninstall [--agent claude-code|codex] [--user | --project | --local] [--dry-run]",
-	summary: "remove ctxkeep's hooks and MCP server from Claude Code (and its hooks from Codex)",
+	usage:   "uninstall [--agent claude-code|codex|gemini] [--user | --project | --local] [--dry-run]",
+	summary: "remove ctxkeep's hooks and MCP server from Claude Code (and its hooks from Codex and Gemini CLI)",
 	group:   groupSetup,
 	long: `Removes ctxkeep's handlers (and the groups, events and hooks object they leave empty), and the
 statusLine when it is ctxkeep's, and (for the user) ctxkeep's MCP server from ~/.claude.json, and
@@ -294,13 +306,17 @@ that uses the same folder. Stored data is kept; the command says where it is.
 
 --agent codex removes ctxkeep's hooks from $CODEX_HOME/hooks.json and their trust from
 config.toml (your hooks that move up keep their trust); plain uninstall does it too where ctxkeep
-is registered with Codex.`,
-	examples: []string{"ctxkeep uninstall", "ctxkeep uninstall --project --dry-run", "ctxkeep uninstall --agent codex"},
+is registered with Codex.
+
+--agent gemini removes ctxkeep's hooks from ~/.gemini/settings.json; when nothing else changed
+since install, the file is written back byte for byte as it was (from install's backup). Plain
+uninstall does it too where ctxkeep is registered with Gemini CLI.`,
+	examples: []string{"ctxkeep uninstall", "ctxkeep uninstall --project --dry-run", "ctxkeep uninstall --agent codex", "ctxkeep uninstall --agent gemini"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &uninstallOptions{}
 		o.scopes.register(fs)
 		fs.BoolVar(&o.dryRun, "dry-run", false, "print the change to the settings file, change nothing")
-		fs.StringVar(&o.agent, "agent", "", "the client, `AGENT`: claude-code or codex (default: Claude Code, and Codex where ctxkeep is registered)")
+		fs.StringVar(&o.agent, "agent", "", "the client, `AGENT`: claude-code, codex or gemini (default: Claude Code, and Codex and Gemini CLI where ctxkeep is registered)")
 		return o.run
 	},
 }
@@ -316,6 +332,14 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 		return err
 	}
 	switch {
+	case o.agent == ctxkeep.AgentGemini:
+		return a.uninstallGemini(o.dryRun)
+	case o.agent == "" && !o.scopes.any() && a.geminiInstalled():
+		if err := a.uninstallGemini(o.dryRun); err != nil {
+			return err
+		}
+	}
+	switch {
 	case o.agent == ctxkeep.AgentCodex:
 		return a.uninstallCodex(o.dryRun)
 	case o.agent == "" && !o.scopes.any() && a.codexInstalled():
@@ -323,7 +347,7 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 			return err
 		}
 	case o.agent != "" && o.agent != ctxkeep.AgentClaudeCode:
-		return usageErrorf("unknown agent %q: want claude-code or codex", o.agent)
+		return usageErrorf("unknown agent %q: want claude-code, codex or gemini", o.agent)
 	}
 	scope, err := o.scopes.scope()
 	if err != nil {

@@ -29,7 +29,7 @@ working directory, else the working directory). --session takes a session id or 
 of one; --all searches every project.
 
 Each result: the chunk key (for ` + "`ctxkeep recall`" + `), session, turn, time, score, the client
-the session ran in (Claude Code or Codex: one archive holds both), the turn's one-line summary and
+the session ran in (Claude Code, Codex or Gemini CLI: one archive holds all three), the turn's one-line summary and
 a snippet around the first match.`,
 	examples: []string{
 		`ctxkeep search "rate limiter test"`,
@@ -59,7 +59,7 @@ type searchResult struct {
 	SessionID string  `json:"session_id"`
 	Project   string  `json:"project"`
 	Kind      string  `json:"kind"`
-	Agent     string  `json:"agent"` // the session's client: claude-code, codex
+	Agent     string  `json:"agent"` // the session's client: claude-code, codex, gemini
 	Turn      int     `json:"turn"`
 	Step      int     `json:"step,omitempty"`
 	When      string  `json:"when"`

@@ -15,7 +15,7 @@ import (
 // most events never touch the database.
 type Call struct {
 	*app.App        // folders, project, store
-	Agent    string // the client: "" for Claude Code, ctxkeep.AgentCodex
+	Agent    string // the client: "" for Claude Code, ctxkeep.AgentCodex, ctxkeep.AgentGemini
 	Event    *Event
 	Payload  []byte
 	Config   *config.Config
@@ -47,7 +47,7 @@ func (c *Call) close() {
 	if c.Opened() == nil {
 		return
 	}
-	switch c.Event.HookEventName {
+	switch c.claudeEvent() {
 	case "Stop", "PreCompact", "SessionEnd":
 		c.Close()
 		return

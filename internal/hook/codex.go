@@ -7,6 +7,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -101,8 +102,8 @@ func (c *Call) validRollout() error {
 // sessionDir is the client's folder of the session's files, where the
 // readable copies of swapped outputs go; "" for Codex, which has none.
 func (c *Call) sessionDir() (string, error) {
-	if c.Agent == ctxkeep.AgentCodex {
-		return "", nil
+	if c.Agent == ctxkeep.AgentCodex || c.Agent == ctxkeep.AgentGemini {
+		return "", nil // neither has a folder its agent reads copies from
 	}
 	return claudecode.SessionDir(c.Event.TranscriptPath, c.Event.SessionID)
 }
@@ -112,8 +113,11 @@ func (c *Call) sessionDir() (string, error) {
 // configured limit, Claude Code's from its model and environment (and
 // peak, the largest context seen: limitsFor).
 func (c *Call) limits(u ctxkeep.Usage, peak int64) watch.Limits {
-	if c.Agent == ctxkeep.AgentCodex {
+	switch c.Agent {
+	case ctxkeep.AgentCodex:
 		return watch.Fixed(codex.Thresholds(u.Window, codex.AutoCompactLimit(codex.Home(c.Env.Getenv))))
+	case ctxkeep.AgentGemini:
+		return c.geminiLimits(u)
 	}
 	return c.limitsFor(u.Model, peak)
 }
@@ -121,19 +125,28 @@ func (c *Call) limits(u ctxkeep.Usage, peak int64) watch.Limits {
 // advance reads the lines of the session's transcript appended since p's
 // cursor, in its client's dialect.
 func (c *Call) advance(p *watch.Progress) error {
-	if c.Agent == ctxkeep.AgentCodex {
+	switch c.Agent {
+	case ctxkeep.AgentCodex:
 		if err := c.validRollout(); err != nil {
 			return err
 		}
 		return p.AdvanceIn(c.Event.TranscriptPath, codex.Usage{}, watch.TranscriptLimits(c.Config))
+	case ctxkeep.AgentGemini:
+		if err := c.validChat(); err != nil {
+			return err
+		}
+		return p.AdvanceIn(c.Event.TranscriptPath, gemini.Usage{}, watch.TranscriptLimits(c.Config))
 	}
 	return p.AdvanceWithin(c.Event.TranscriptPath, watch.TranscriptLimits(c.Config))
 }
 
 // clientName is how warnings name the client.
 func (c *Call) clientName() string {
-	if c.Agent == ctxkeep.AgentCodex {
+	switch c.Agent {
+	case ctxkeep.AgentCodex:
 		return "Codex"
+	case ctxkeep.AgentGemini:
+		return "Gemini CLI"
 	}
 	return "Claude Code"
 }

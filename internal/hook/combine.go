@@ -75,6 +75,12 @@ func mergeSpecific(a, b *SpecificOutput) *SpecificOutput {
 	if out.UpdatedInput == nil {
 		out.UpdatedInput = b.UpdatedInput
 	}
+	if out.ToolInput == nil {
+		out.ToolInput = b.ToolInput
+	}
+	if out.LLMRequest == nil {
+		out.LLMRequest = b.LLMRequest
+	}
 	if out.PermissionDecision == "" {
 		out.PermissionDecision, out.PermissionDecisionReason = b.PermissionDecision, b.PermissionDecisionReason
 	}

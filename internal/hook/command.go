@@ -44,8 +44,8 @@ func Command(start time.Time, args []string, env app.Env, stdin io.Reader, stdou
 	return 2
 }
 
-const usage = `usage: ctxkeep-hook hook [--agent codex] | capture SPOOL RC | statusline [--plain] | version
-ctxkeep-hook is what Claude Code and Codex run on every hook event, and the wrapper after a
+const usage = `usage: ctxkeep-hook hook [--agent codex|gemini] | capture SPOOL RC | statusline [--plain] | version
+ctxkeep-hook is what Claude Code, Codex and Gemini CLI run on every hook event, and the wrapper after a
 wrapped command: the part of ctxkeep the agent waits for, in an executable that loads nothing
 else. People use ctxkeep (see ctxkeep help hook).`
 

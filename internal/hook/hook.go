@@ -39,7 +39,8 @@ func Main(start time.Time, env app.Env, stdin io.Reader, stdout io.Writer) int {
 
 // MainAgent is Main for the client the hook's command line names (`ctxkeep
 // hook --agent codex`): "" is Claude Code, ctxkeep.AgentCodex Codex, whose
-// payloads look alike but are answered differently. A client ctxkeep does
+// payloads look alike but are answered differently, ctxkeep.AgentGemini
+// Gemini CLI, whose events have names of their own. A client ctxkeep does
 // not know gets its calls recorded and nothing else.
 func MainAgent(start time.Time, agent string, env app.Env, stdin io.Reader, stdout io.Writer) int {
 	noGC()
@@ -49,6 +50,8 @@ func MainAgent(start time.Time, agent string, env app.Env, stdin io.Reader, stdo
 		agent = ""
 	case ctxkeep.AgentCodex:
 		table = codexHandlers
+	case ctxkeep.AgentGemini:
+		table = geminiHandlers
 	default:
 		table = nil
 	}
@@ -151,7 +154,7 @@ func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
 	if !ok {
 		return nil, ctxkeep.OK, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.Config.DeadlineFor(c.Event.HookEventName))
+	ctx, cancel := context.WithTimeout(context.Background(), c.Config.DeadlineFor(c.claudeEvent()))
 	defer cancel()
 	type result struct {
 		reply   *Reply
@@ -178,6 +181,6 @@ func dispatch(c *Call, table map[string]handler) (*Reply, string, error) {
 	case <-ctx.Done():
 		// The handler goroutine is abandoned; the process exits under it.
 		// Everything it may be writing is atomic (blobs) or transactional.
-		return nil, ctxkeep.TimedOut, fmt.Errorf("deadline of %s passed", config.FormatDuration(c.Config.DeadlineFor(c.Event.HookEventName)))
+		return nil, ctxkeep.TimedOut, fmt.Errorf("deadline of %s passed", config.FormatDuration(c.Config.DeadlineFor(c.claudeEvent())))
 	}
 }

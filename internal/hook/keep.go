@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -143,8 +144,11 @@ func (c *Call) keepSession() (ctxkeep.Local, keep.Session, error) {
 	debug.SetGCPercent(100)
 	s := keep.Session{ID: c.Event.SessionID, Project: c.Project, Transcript: path, Limits: keep.Limits{
 		ReadBytes: c.Config.Limits.TranscriptReadBytes, LineBytes: int(c.Config.Limits.TranscriptLineBytes)}}
-	if c.Agent == ctxkeep.AgentCodex {
+	switch c.Agent {
+	case ctxkeep.AgentCodex:
 		s.Agent, s.Read = c.Agent, keep.ReadTurns(codex.Reader{})
+	case ctxkeep.AgentGemini:
+		s.Agent, s.Read = c.Agent, keep.ReadTurns(gemini.Reader{})
 	}
 	return st, s, nil
 }

@@ -8,8 +8,10 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
-// Event is a Claude Code hook payload (claude-code-hooks.md §2–3), or a
-// Codex one, which has the same fields (codex-hooks.md §5). One flat
+// Event is a Claude Code hook payload (claude-code-hooks.md §2–3), a
+// Codex one, which has the same fields (codex-hooks.md §5), or a Gemini
+// CLI one, whose fields ctxkeep reads have the same names but for the
+// model request (gemini-cli-hooks.md). One flat
 // struct serves every event: it is decoded once, and each handler reads the
 // fields its event carries. Tool inputs and outputs stay raw until a policy
 // needs them.
@@ -23,7 +25,8 @@ type Event struct {
 	PromptID       string `json:"prompt_id,omitempty"`
 	AgentID        string `json:"agent_id,omitempty"` // inside subagents
 	AgentType      string `json:"agent_type,omitempty"`
-	TurnID         string `json:"turn_id,omitempty"` // Codex: the turn of the call
+	TurnID         string `json:"turn_id,omitempty"`   // Codex: the turn of the call
+	Timestamp      string `json:"timestamp,omitempty"` // Gemini: when the event fired
 
 	// SessionStart.
 	Source        string `json:"source,omitempty"` // startup, resume, clear, compact, fork
@@ -41,6 +44,12 @@ type Event struct {
 	Error        string          `json:"error,omitempty"` // PostToolUseFailure
 	IsInterrupt  bool            `json:"is_interrupt,omitempty"`
 	DurationMs   int64           `json:"duration_ms,omitempty"`
+	// Gemini's AfterTool of a tail call: the tool first asked for.
+	OriginalRequestName string `json:"original_request_name,omitempty"`
+
+	// Gemini's BeforeModel: the request about to be sent, {model,
+	// messages [{role, content}], config}.
+	LLMRequest json.RawMessage `json:"llm_request,omitempty"`
 
 	// PreCompact.
 	Trigger            string  `json:"trigger,omitempty"` // manual, auto
@@ -85,6 +94,10 @@ type SpecificOutput struct {
 	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 	PermissionDecision       string          `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	// Gemini CLI: BeforeTool's replacement arguments, BeforeModel's
+	// edited request.
+	ToolInput  json.RawMessage `json:"tool_input,omitempty"`
+	LLMRequest json.RawMessage `json:"llm_request,omitempty"`
 }
 
 // redacted is r with the secrets of what the model and the user are told

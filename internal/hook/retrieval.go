@@ -19,8 +19,8 @@ import (
 // session never has them: ctxkeep registers its server with Claude Code
 // only.
 func (c *Call) retrieval() swap.Retrieval {
-	if c.Agent == ctxkeep.AgentCodex {
-		return swap.Retrieval{}
+	if c.Agent == ctxkeep.AgentCodex || c.Agent == ctxkeep.AgentGemini {
+		return swap.Retrieval{} // ctxkeep registers its MCP server with Claude Code only
 	}
 	getenv := c.Env.Getenv
 	if root := getenv("CLAUDE_PLUGIN_ROOT"); root != "" {
