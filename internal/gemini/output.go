@@ -149,7 +149,12 @@ func shellOutput(s, display string) (output string, exit int) {
 	if !ok {
 		return s, -1
 	}
-	body = strings.TrimSuffix(strings.TrimSuffix(body, "\n"), untrustedClose)
+	// What follows the closing tag is the CLI's, not the command's: "[System]
+	// Tool input parameters were modified by a hook before execution." after
+	// a BeforeTool hook rewrote the command (the wrapper).
+	if end := strings.LastIndex(body, untrustedClose); end >= 0 {
+		body = body[:end]
+	}
 	body, ok = strings.CutPrefix(body, outputPrefix)
 	if !ok {
 		return s, -1

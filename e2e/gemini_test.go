@@ -1,0 +1,309 @@
+package e2e
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ctxkeep/ctxkeep/internal/clienttest"
+	"github.com/ctxkeep/ctxkeep/internal/fakeapi"
+	"github.com/ctxkeep/ctxkeep/internal/fakegemini"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
+	"github.com/ctxkeep/ctxkeep/internal/geminitest"
+	"github.com/ctxkeep/ctxkeep/internal/testbin"
+)
+
+// The real Gemini CLI (0.61.0, scripts/install-gemini.sh) against the fake
+// Gemini API, with ctxkeep installed as a user installs it, in the user's
+// ~/.gemini/settings.json.
+
+// newGeminiCtxkeep runs ctxkeep as the user of h, with generous deadlines.
+func newGeminiCtxkeep(t *testing.T, h *geminitest.Harness) *ctxkeep {
+	generousDeadlines(t, h.Home)
+	return &ctxkeep{t: t, bin: testbin.Path(t), dir: h.Project,
+		env: []string{"HOME=" + h.Home, "PATH=" + os.Getenv("PATH")}}
+}
+
+// rows is what `seq 1 n | awk '{print "row " $1}'` prints, with a marker
+// line after row mark.
+func rows(n, mark int, marker string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "row %d\n", i)
+		if i == mark {
+			b.WriteString(marker + "\n")
+		}
+	}
+	return b.String()
+}
+
+// onlyEntry is the one output a session stored.
+func onlyEntry(t *testing.T, ck *ctxkeep, session string) entry {
+	t.Helper()
+	entries := ck.entries(session)
+	if len(entries) != 1 {
+		t.Fatalf("session %s stored %d outputs: %v", session, len(entries), slices.Collect(maps.Keys(entries)))
+	}
+	for _, e := range entries {
+		return e
+	}
+	panic("unreachable")
+}
+
+// (a) A large shell output reaches the model as ctxkeep's view — the
+// reason of AfterTool's deny, which the model gets as the call's error,
+// exactly — and comes back exact with `ctxkeep show`. A test runner's
+// output goes through the wrapper (BeforeTool rewrites the command), and
+// its view reaches the model as the command's own output.
+func TestGeminiLargeOutputIsSwappedOut(t *testing.T) {
+	h := geminitest.New(t)
+	ck := newGeminiCtxkeep(t, h)
+	out := ck.run("install", "--agent", "gemini")
+	if !strings.Contains(out, "installed ctxkeep's hooks for 8 events in "+h.SettingsFile()) {
+		t.Fatalf("install said:\n%s", out)
+	}
+	const marker = "GEMINI-MARK-7731-OSPREY"
+	big := rows(40000, 23456, marker)
+	writeScript(t, h.Project, "tests.sh", failingLog(4000), 1) // ~200 KB
+	os.WriteFile(filepath.Join(h.Project, ".ctxkeep.toml"), []byte("[wrapper]\ncommands = [\"./tests.sh\"]\n"), 0o644)
+
+	h.API.Script(
+		fakegemini.Shell("call_big", `seq 1 40000 | awk '{print "row " $1} $1==23456 {print "`+marker+`"}'`),
+		fakegemini.Shell("call_tests", "./tests.sh"),
+		fakegemini.Say("done"),
+	)
+	res := h.Run("reconcile the ledger rows")
+	last := h.API.Last(fakegemini.Main)
+
+	resp, ok := last.ToolResponse("call_big")
+	if !ok {
+		t.Fatal("no response to call_big in the last request")
+	}
+	view := resp.Text()
+	if !resp.IsError() || !strings.HasPrefix(view, "[ctxkeep] Bash output swapped out") || !strings.Contains(view, "ctxkeep show ") {
+		t.Errorf("the model got (error %t):\n%s", resp.IsError(), view)
+	}
+	if len(view) > 20000 || strings.Contains(view, "row 20000\n") {
+		t.Errorf("the model got %d characters of the output", len(view))
+	}
+	for _, r := range h.API.RequestsOf(fakegemini.Main) {
+		if r.Contains(`row 20000\n`) || r.Contains("Output too large") {
+			t.Errorf("request #%d carries the output, or the CLI's cut of it", r.Seq)
+		}
+	}
+	// The CLI hands the hook the output without its last newline.
+	want := strings.TrimSuffix(big, "\n")
+	e := ck.entries(res.SessionID)
+	var bigEntry *entry
+	for _, en := range e {
+		if en.Chars == len(want) {
+			bigEntry = &en
+		}
+	}
+	if bigEntry == nil {
+		t.Fatalf("no entry of %d characters among %+v", len(want), e)
+	}
+	if bigEntry.ExitCode == nil || *bigEntry.ExitCode != 0 {
+		t.Errorf("exit code of the seq: %v", bigEntry.ExitCode)
+	}
+	got := ck.run("show", bigEntry.ID)
+	if sha256.Sum256([]byte(got)) != sha256.Sum256([]byte(want)) {
+		t.Errorf("`ctxkeep show %s` gave %d bytes that differ from the %d of the output", bigEntry.ID, len(got), len(want))
+	}
+	if grep := ck.run("show", bigEntry.ID, "--grep", "OSPREY"); !strings.Contains(grep, marker) {
+		t.Errorf("show --grep: %q", grep)
+	}
+
+	// The wrapped runner: its view is the command's output, a success.
+	tests, ok := last.ToolResponse("call_tests")
+	if !ok {
+		t.Fatal("no response to call_tests")
+	}
+	for _, want := range []string{"[ctxkeep] Bash output swapped out", "exit status 1", "--- FAIL: TestRefundRounding", "refund_test.go:42: got 1999 want 2000"} {
+		if !strings.Contains(tests.Text(), want) {
+			t.Errorf("the wrapped runner's output lacks %q:\n%s", want, tests.Text())
+		}
+	}
+	if tests.IsError() || strings.Contains(tests.Text(), "TestCase0100") {
+		t.Errorf("the wrapped runner's output (error %t):\n%s", tests.IsError(), tests.Text())
+	}
+	if len(e) != 2 {
+		t.Errorf("stored %d outputs, want the seq's and the runner's", len(e))
+	}
+}
+
+// (b) A compression forced at the second, resumed prompt (a tiny
+// model.compressionThreshold) ends with ctxkeep's restore block in the
+// next request, after the CLI's <state_snapshot>: the decision the model
+// announced, and the failing command with the cause of its failure.
+func TestGeminiRestoresAfterCompression(t *testing.T) {
+	h := geminitest.New(t)
+	h.CompressionThreshold = 0.0001
+	ck := newGeminiCtxkeep(t, h)
+	ck.run("install", "--agent", "gemini")
+	writeScript(t, h.Project, "test.sh", "=== RUN   TestRefundRounding\n--- FAIL: TestRefundRounding (0.00s)\n    refund_test.go:42: got 1999 want 2000\nFAIL\n", 1)
+	const decision = "We decided to round refunds half-even, because the ledger rounds that way."
+	const summary = "<state_snapshot>\nGEMINI-SUMMARY: the user asked to fix the refund rounding.\n</state_snapshot>"
+	h.API.SetSummary(summary)
+	h.API.Script(
+		fakegemini.Shell("call_test", "./test.sh"),
+		fakegemini.Say(decision).Then(fakegemini.Shell("call_next", "echo checking")),
+		fakegemini.Say("first prompt done"),
+	)
+	first := h.Run("fix the refund rounding")
+	if h.API.Last(fakegemini.Summary) != nil {
+		t.Fatal("compressed within the first prompt")
+	}
+	h.API.Script(fakegemini.Say("second prompt done"))
+	h.Resume("now post the totals")
+	sum := h.API.Last(fakegemini.Summary)
+	if sum == nil {
+		t.Fatal("no compression at the resumed prompt")
+	}
+	after := h.API.After(sum.Seq, fakegemini.Main)
+	if after == nil {
+		t.Fatal("no request after the compression")
+	}
+	var block string
+	snapshotAt, blockAt := -1, -1
+	for i, text := range after.Texts("user") {
+		if strings.Contains(text, "GEMINI-SUMMARY") {
+			snapshotAt = i
+		}
+		if k := strings.Index(text, "ctxkeep restored this session's working state"); k >= 0 {
+			blockAt, block = i, text[k:]
+		}
+	}
+	if blockAt < 0 || blockAt != snapshotAt {
+		t.Fatalf("snapshot in user text %d, restore block in %d (want the same, after it):\n%v", snapshotAt, blockAt, after.Texts("user"))
+	}
+	for _, want := range []string{"round refunds half-even", "./test.sh", "--- FAIL: TestRefundRounding", "refund_test.go:42: got 1999 want 2000"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the restore block lacks %q:\n%s", want, block)
+		}
+	}
+	// The archive holds the session, of Gemini CLI, the snapshot too.
+	var found struct {
+		Results []struct {
+			Agent     string `json:"agent"`
+			SessionID string `json:"session_id"`
+		} `json:"results"`
+	}
+	ck.runJSON(&found, "search", "refund rounding")
+	if len(found.Results) == 0 || found.Results[0].Agent != "gemini" || found.Results[0].SessionID != first.SessionID {
+		t.Errorf("search: %+v", found)
+	}
+	// `ctxkeep context` tells the usage of the Gemini session.
+	report := ck.run("context", first.SessionID)
+	for _, want := range []string{"session " + first.SessionID + " (Gemini CLI, gemini-2.5-pro)", "compressions 1"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("context lacks %q:\n%s", want, report)
+		}
+	}
+}
+
+// (c) One archive for all the clients: a Gemini CLI session's step, then a
+// later Claude Code session in the same project whose model runs
+// `ctxkeep search` and finds that step, named as Gemini CLI's. Plain
+// install sets up both clients, found on this machine by their folders.
+func TestClaudeCodeFindsAGeminiStep(t *testing.T) {
+	claude := clienttest.New(t)
+	gm := geminitest.NewAt(t, claude.Home, claude.Project)
+	if err := os.MkdirAll(filepath.Join(claude.Home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ck := newGeminiCtxkeep(t, gm)
+	out := ck.run("install")
+	if !strings.Contains(out, "found Claude Code and Gemini CLI: setting up both") || !strings.Contains(out, "(Gemini CLI)") || !strings.Contains(out, "(user settings)") {
+		t.Fatalf("install said:\n%s", out)
+	}
+
+	writeScript(t, gm.Project, "zephyr.sh", failingLog(400)+"zephyr limiter overflow at burst 512\n", 1)
+	gm.API.Script(fakegemini.Shell("call_zephyr", "./zephyr.sh"), fakegemini.Say("The zephyr limiter overflows at bursts of 512."))
+	geminiRun := gm.Run("find why the zephyr limiter overflows")
+	stored := onlyEntry(t, ck, geminiRun.SessionID)
+
+	claude.Setenv("PATH", testbin.Dir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	claude.API.Script(fakeapi.Bash("toolu_search", "ctxkeep search zephyr burst"), fakeapi.Say("found it"))
+	claude.Run("what did we find about the zephyr limiter?")
+	found, ok := claude.API.Last(fakeapi.Main).ToolResult("toolu_search")
+	if !ok || !strings.Contains(found, "session "+geminiRun.SessionID[:8]) || !strings.Contains(found, "· Gemini CLI") {
+		t.Fatalf("the Claude Code session's search gave (found %v):\n%s", ok, found)
+	}
+	var res struct {
+		Results []struct {
+			SessionID string `json:"session_id"`
+			Agent     string `json:"agent"`
+		} `json:"results"`
+	}
+	ck.runJSON(&res, "search", "zephyr", "burst")
+	agents := map[string]string{} // session → agent
+	for _, r := range res.Results {
+		agents[r.SessionID] = r.Agent
+	}
+	if len(agents) != 2 || agents[geminiRun.SessionID] != "gemini" || !slices.Contains(slices.Collect(maps.Values(agents)), "claude-code") {
+		t.Errorf("search --json: %+v", res.Results)
+	}
+	if got := ck.run("show", stored.ID, "--grep", "zephyr"); !strings.Contains(got, "zephyr limiter overflow at burst 512") {
+		t.Errorf("show --grep: %q", got)
+	}
+}
+
+// (d) Installing into a Gemini home whose settings.json has the user's
+// own settings and hooks keeps them (they still run), doctor says
+// ctxkeep's are all there; uninstall gives the file back byte for byte,
+// and the user's hooks still run.
+func TestGeminiInstallKeepsTheUsersHooks(t *testing.T) {
+	h := geminitest.New(t)
+	ck := newGeminiCtxkeep(t, h)
+	marker := filepath.Join(h.Home, "user-hook-ran")
+	// Written by hand: four spaces, a key order of its own.
+	userSettings := fmt.Sprintf(`{
+    "ui": {"theme": "GitHub"},
+    "hooks": {
+        "AfterTool": [
+            {"matcher": "run_shell_command", "hooks": [{"name": "mine", "type": "command", "command": "echo post >> %s", "timeout": 30000}]}
+        ],
+        "AfterAgent": [{"hooks": [{"type": "command", "command": "echo stop >> %s"}]}]
+    }
+}
+`, marker, marker)
+	if err := os.WriteFile(h.SettingsFile(), []byte(userSettings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := ck.run("install")
+	if !strings.Contains(out, "found Gemini CLI (no Claude Code)") || !strings.Contains(out, "installed ctxkeep's hooks for 8 events") {
+		t.Fatalf("install said:\n%s", out)
+	}
+	if doctor := ck.run("doctor"); !strings.Contains(doctor, "8/8 events in "+gemini.SettingsFile(h.GeminiHome)) {
+		t.Errorf("doctor:\n%s", doctor)
+	}
+	h.API.Script(fakegemini.Shell("call_1", "seq 1 20000"), fakegemini.Say("done"))
+	res := h.Run("count")
+	if data, _ := os.ReadFile(marker); string(data) != "post\nstop\n" {
+		t.Errorf("the user's hooks wrote %q", data)
+	}
+	onlyEntry(t, ck, res.SessionID)
+	if resp, _ := h.API.Last(fakegemini.Main).ToolResponse("call_1"); resp == nil || !strings.HasPrefix(resp.Text(), "[ctxkeep]") {
+		t.Errorf("the model saw %+v", resp)
+	}
+
+	ck.run("uninstall", "--agent", "gemini")
+	if after, _ := os.ReadFile(h.SettingsFile()); string(after) != userSettings {
+		t.Errorf("settings.json after uninstall:\n%s\nwant, byte for byte:\n%s", after, userSettings)
+	}
+	os.Remove(marker)
+	h.API.Script(fakegemini.Shell("call_2", "seq 1 20000"), fakegemini.Say("done"))
+	h.Run("count again")
+	if data, _ := os.ReadFile(marker); string(data) != "post\nstop\n" {
+		t.Errorf("after uninstall the user's hooks wrote %q", data)
+	}
+	if resp, _ := h.API.Last(fakegemini.Main).ToolResponse("call_2"); resp == nil || strings.HasPrefix(resp.Text(), "[ctxkeep]") {
+		t.Errorf("ctxkeep still ran after uninstall: %+v", resp)
+	}
+}
