@@ -1,6 +1,9 @@
 package gemini
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -69,5 +72,88 @@ func TestShellOutput(t *testing.T) {
 	out, err := ReadOutput(Shell, resp)
 	if err != nil || out.Text != "Error: boom" || out.Exit != 2 {
 		t.Errorf("ReadOutput: %+v %v", out, err)
+	}
+}
+
+// A real chat of two prompts, the second resumed and compressed first
+// (model.compressionThreshold 0.0001): the resume writes the history
+// again ($set, in the API's shape), which is not read as new turns; the
+// compression's snapshot is a summary; the usage starts a new cycle.
+func TestReaderResumedAndCompressed(t *testing.T) {
+	got, err := Reader{}.Read("testdata/resumed-compressed.jsonl", transcript.Cursor{}, ctxkeep.Usage{}, transcript.ReadLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Turns) != 2 || got.Turns[0].UserText != "say hello" || got.Turns[1].UserText != "go on" {
+		t.Fatalf("turns: %+v", got.Turns)
+	}
+	if len(got.Turns[0].Calls) != 1 || got.Turns[0].AssistantText != "first done" || got.Turns[1].AssistantText != "second done" {
+		t.Errorf("first turn: %d calls, %q; second: %q", len(got.Turns[0].Calls), got.Turns[0].AssistantText, got.Turns[1].AssistantText)
+	}
+	if len(got.Summaries) != 1 || !strings.Contains(got.Summaries[0].Text, "FAKE-SUMMARY") {
+		t.Errorf("summaries: %+v", got.Summaries)
+	}
+	if got.Usage.Compacted || got.Usage.Tokens != 1000 {
+		t.Errorf("usage after the last response: %+v", got.Usage)
+	}
+	// Read again from each turn's cursor: the same turns from there on.
+	second, err := Reader{}.Read("testdata/resumed-compressed.jsonl", got.Turns[1].At, ctxkeep.Usage{}, transcript.ReadLimits{})
+	if err != nil || len(second.Turns) != 1 || second.Turns[0].UserText != "go on" {
+		t.Errorf("from the second turn: %+v %v", second, err)
+	}
+}
+
+// The Dialect sees the compression, then the next response.
+func TestUsageDialect(t *testing.T) {
+	data, err := os.ReadFile("testdata/resumed-compressed.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u ctxkeep.Usage
+	compactions := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if !(Usage{}).MayMatter([]byte(line)) {
+			continue
+		}
+		if (Usage{}).Take(&u, []byte(line)) {
+			compactions++
+			if !u.Compacted {
+				t.Error("a compression leaves the usage not compacted")
+			}
+		}
+	}
+	if compactions != 1 || u.Compacted || u.Tokens != 1000 || u.Window != 1_048_576 {
+		t.Errorf("%d compactions, usage %+v", compactions, u)
+	}
+	if w, c := Thresholds("gemini-2.5-pro", 0); w != 1_048_576 || c != 524_288 {
+		t.Errorf("thresholds %d %d", w, c)
+	}
+	if _, c := Thresholds("gemma-4-31b-it", 0.7); c != 179_200 {
+		t.Errorf("gemma threshold %d", c)
+	}
+}
+
+func TestReadMetaAndFind(t *testing.T) {
+	m, err := ReadMeta("testdata/resumed-compressed.jsonl")
+	if err != nil || m.ID != "e0a34b33-5ee5-404d-82ad-657999ab4b69" || !strings.HasSuffix(m.Workspace, "/home/project") {
+		t.Fatalf("meta: %+v %v", m, err)
+	}
+	home := t.TempDir()
+	dir := filepath.Join(home, "tmp", "project", "chats")
+	os.MkdirAll(dir, 0o700)
+	data, _ := os.ReadFile("testdata/resumed-compressed.jsonl")
+	path := filepath.Join(dir, "session-2026-11-28T17-45-e0a34b33.jsonl")
+	os.WriteFile(path, data, 0o600)
+	for _, id := range []string{"e0a34b33", "e0a34b33-5ee5", m.ID} {
+		if got, err := Find(home, id); err != nil || got != path {
+			t.Errorf("Find(%q) = %q, %v", id, got, err)
+		}
+	}
+	if _, err := Find(home, "ffff"); err == nil {
+		t.Error("found a session that is not there")
+	}
+	r, err := ReadReport(path)
+	if err != nil || r.Responses != 3 || len(r.Compactions) != 1 || r.Peak != 1000 {
+		t.Errorf("report: %+v %v", r, err)
 	}
 }

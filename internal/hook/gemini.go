@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -121,7 +122,7 @@ func geminiBeforeTool(ctx context.Context, c *Call) (*Reply, error) {
 // kept in the state folder.
 func geminiRestore(ctx context.Context, c *Call) (*Reply, error) {
 	raw := c.Event.LLMRequest
-	if len(raw) == 0 || !strings.Contains(string(raw), "<state_snapshot>") {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte("state_snapshot")) { // the brackets may be escaped (\u003c)
 		return nil, nil
 	}
 	var req map[string]json.RawMessage
