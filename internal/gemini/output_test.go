@@ -8,8 +8,8 @@ import (
 func TestReadOutputShapes(t *testing.T) {
 	for _, c := range []struct {
 		tool, resp, text string
-		exit            int
-		err             error
+		exit             int
+		err              error
 	}{
 		{ReadFile, `{"llmContent": "package main\n", "returnDisplay": ""}`, "package main\n", -1, nil},
 		{Grep, `{"llmContent": "Found 2 matches for pattern \"x\"\n---\nFile: a.go\nL1: x\n", "returnDisplay": "Found 2 matches"}`, "Found 2 matches for pattern \"x\"\n---\nFile: a.go\nL1: x\n", -1, nil},
