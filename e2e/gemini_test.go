@@ -85,6 +85,10 @@ func TestGeminiLargeOutputIsSwappedOut(t *testing.T) {
 		t.Fatal("no response to call_big in the last request")
 	}
 	view := resp.Text()
+	// A deny is a failed tool to the CLI: it says so on stderr, the view with it.
+	if !strings.Contains(res.Stderr, "Tool result blocked: [ctxkeep] Bash output swapped out") {
+		t.Errorf("stderr:\n%s", res.Stderr)
+	}
 	if !resp.IsError() || !strings.HasPrefix(view, "[ctxkeep] Bash output swapped out") || !strings.Contains(view, "ctxkeep show ") {
 		t.Errorf("the model got (error %t):\n%s", resp.IsError(), view)
 	}
@@ -159,7 +163,7 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 	if h.API.Last(fakegemini.Summary) != nil {
 		t.Fatal("compressed within the first prompt")
 	}
-	h.API.Script(fakegemini.Say("second prompt done"))
+	h.API.Script(fakegemini.Shell("call_post", "echo totals posted"), fakegemini.Say("second prompt done"))
 	h.Resume("now post the totals")
 	sum := h.API.Last(fakegemini.Summary)
 	if sum == nil {
@@ -168,6 +172,15 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 	after := h.API.After(sum.Seq, fakegemini.Main)
 	if after == nil {
 		t.Fatal("no request after the compression")
+	}
+	// The CLI keeps no hook's edit of a request in its history: the block
+	// goes into every request of the compressed history (the one after the
+	// tool call too), and the chat never holds it.
+	if next := h.API.After(after.Seq, fakegemini.Main); next == nil || !next.Contains("ctxkeep restored this session's working state") {
+		t.Errorf("the request after the tool call lacks the restore block")
+	}
+	if chat, _ := os.ReadFile(h.Chat(first.SessionID)); strings.Contains(string(chat), "ctxkeep restored this session") {
+		t.Errorf("the chat holds the restore block")
 	}
 	var block string
 	snapshotAt, blockAt := -1, -1
@@ -199,8 +212,11 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 		t.Errorf("search: %+v", found)
 	}
 	// `ctxkeep context` tells the usage of the Gemini session.
+	// (With so low a threshold the CLI compresses again after the tool
+	// call of the resumed prompt, asking for the snapshot updated.)
 	report := ck.run("context", first.SessionID)
-	for _, want := range []string{"session " + first.SessionID + " (Gemini CLI, gemini-2.5-pro)", "compressions 1"} {
+	compressions := fmt.Sprintf("compressions %d", len(h.API.RequestsOf(fakegemini.Summary)))
+	for _, want := range []string{"session " + first.SessionID + " (Gemini CLI, gemini-2.5-pro)", compressions} {
 		if !strings.Contains(report, want) {
 			t.Errorf("context lacks %q:\n%s", want, report)
 		}

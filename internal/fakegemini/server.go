@@ -217,11 +217,15 @@ func classify(r *Request) (Kind, bool) {
 		return CountTokens, false
 	case "generateContent":
 		last := r.lastUserText()
+		// The summariser asks for a new snapshot ("Generate a new
+		// <state_snapshot>…"), or, when the history holds one, for it
+		// updated ("…generate the updated <state_snapshot>"); its probe
+		// asks it to look again.
 		switch {
-		case strings.Contains(last, "Generate a new <state_snapshot>"):
-			return Summary, false
 		case strings.Contains(last, "Critically evaluate the <state_snapshot>"):
 			return Probe, false
+		case strings.Contains(last, "<state_snapshot>"):
+			return Summary, false
 		}
 		return OneShot, false
 	}

@@ -237,6 +237,9 @@ func (h *Harness) Chat(session string) string {
 }
 
 func (h *Harness) logRequestsOnFailure() {
+	if dir := os.Getenv(DumpEnv); dir != "" {
+		h.dump(dir)
+	}
 	if !h.t.Failed() {
 		return
 	}
@@ -246,6 +249,18 @@ func (h *Harness) logRequestsOnFailure() {
 		fmt.Fprintf(&b, "\n  #%d %s %s %s: %d contents", r.Seq, r.Kind, r.Method, r.Path, len(r.Contents))
 	}
 	h.t.Log(b.String())
+}
+
+// DumpEnv names a folder where, when it is set, a harness leaves the body
+// of every request the fake received, to look at.
+const DumpEnv = "GEMINITEST_DUMP"
+
+func (h *Harness) dump(dir string) {
+	dir = filepath.Join(dir, strings.ReplaceAll(h.t.Name(), "/", "_"))
+	os.MkdirAll(dir, 0o755)
+	for _, r := range h.API.Requests() {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("request-%02d-%s.json", r.Seq, r.Kind)), r.Body, 0o644)
+	}
 }
 
 // Result is the outcome of one run of the client.
