@@ -163,13 +163,27 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 	if h.API.Last(fakegemini.Summary) != nil {
 		t.Fatal("compressed within the first prompt")
 	}
+	// Watch: past the (tiny) compression point, the warning reaches the
+	// model with the tool's result (AfterTool's additionalContext, which
+	// the CLI appends to it in <hook_context>), and the user on stderr.
+	if resp, ok := h.API.Last(fakegemini.Main).ToolResponse("call_test"); !ok ||
+		!strings.Contains(resp.Text(), "<hook_context>ctxkeep: the context is at 90% of the point where Gemini CLI compacts it automatically") ||
+		!strings.Contains(resp.Text(), "suggest the user run /compress") {
+		t.Errorf("the model got no warning with the result (found %t): %+v", ok, resp)
+	}
+	if !strings.Contains(first.Stderr, "Hook system message: ctxkeep: context ") {
+		t.Errorf("the user got no warning:\n%s", first.Stderr)
+	}
 	h.API.Script(fakegemini.Shell("call_post", "echo totals posted"), fakegemini.Say("second prompt done"))
 	h.Resume("now post the totals")
-	sum := h.API.Last(fakegemini.Summary)
-	if sum == nil {
+	// With so low a threshold the CLI compresses again after the tool call
+	// of the resumed prompt, asking for the snapshot updated: the first
+	// compression is the one at the prompt.
+	sums := h.API.RequestsOf(fakegemini.Summary)
+	if len(sums) == 0 {
 		t.Fatal("no compression at the resumed prompt")
 	}
-	after := h.API.After(sum.Seq, fakegemini.Main)
+	after := h.API.After(sums[0].Seq, fakegemini.Main)
 	if after == nil {
 		t.Fatal("no request after the compression")
 	}
@@ -211,11 +225,10 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 	if len(found.Results) == 0 || found.Results[0].Agent != "gemini" || found.Results[0].SessionID != first.SessionID {
 		t.Errorf("search: %+v", found)
 	}
-	// `ctxkeep context` tells the usage of the Gemini session.
-	// (With so low a threshold the CLI compresses again after the tool
-	// call of the resumed prompt, asking for the snapshot updated.)
+	// `ctxkeep context` tells the usage of the Gemini session, each
+	// compression counted.
 	report := ck.run("context", first.SessionID)
-	compressions := fmt.Sprintf("compressions %d", len(h.API.RequestsOf(fakegemini.Summary)))
+	compressions := fmt.Sprintf("compressions %d", len(sums))
 	for _, want := range []string{"session " + first.SessionID + " (Gemini CLI, gemini-2.5-pro)", compressions} {
 		if !strings.Contains(report, want) {
 			t.Errorf("context lacks %q:\n%s", want, report)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
@@ -68,6 +69,9 @@ func (c *Call) crossing(st *watch.WarnState, levels []int) (watch.Warning, bool)
 	limits := c.limits(u, st.Peak)
 	level, ok := st.Cross(levels, limits.OfThreshold(u.Tokens))
 	w := watch.Warning{Level: level, Last: level == levels[len(levels)-1], Tokens: u.Tokens, Limits: limits, Client: c.clientName()}
+	if c.Agent == ctxkeep.AgentGemini {
+		w.Compact = "/compress"
+	}
 	if r := c.retrieval(); r.Tools != "" {
 		w.Show = r.Show("ID", "grep", "RE") + ", `lines`, `failures`"
 	}

@@ -75,6 +75,9 @@ type Warning struct {
 	Limits     Limits
 	SwappedOut *SwappedOut // what swap kept out of this session so far; nil if unknown
 	Client     string      // the client's name; "" is Claude Code
+	// Compact is the client's command that compacts now: "" is /compact
+	// (Claude Code's and Codex's); Gemini CLI's is /compress.
+	Compact string
 	// Show is how the model gets part of a stored output back: ctxkeep's
 	// MCP tool when the session has it ("" is the command line).
 	Show string
@@ -98,7 +101,7 @@ func (w Warning) ForModel() string {
 		" and get outputs ctxkeep stored back in part (" + show + ") rather than whole.")
 	if w.Last {
 		b.WriteString(" Compaction is close: finish the current step, write down where you are (files, decisions, next step)," +
-			" and suggest the user run /compact at this natural break.")
+			" and suggest the user run " + w.compact() + " at this natural break.")
 	}
 	return b.String()
 }
@@ -128,8 +131,15 @@ func (w Warning) ForUser() string {
 		b.WriteString(".")
 	}
 	b.WriteString(" `ctxkeep context` shows where the tokens went;")
-	b.WriteString(" /compact at a natural break keeps more than an automatic compaction mid-task.")
+	b.WriteString(" " + w.compact() + " at a natural break keeps more than an automatic compaction mid-task.")
 	return b.String()
+}
+
+func (w Warning) compact() string {
+	if w.Compact == "" {
+		return "/compact"
+	}
+	return w.Compact
 }
 
 // Short writes a token count the way the statusline does: 950, 12.3k,
