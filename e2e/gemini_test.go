@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/clienttest"
 	"github.com/ctxkeep/ctxkeep/internal/fakeapi"
 	"github.com/ctxkeep/ctxkeep/internal/fakegemini"
@@ -121,6 +122,22 @@ func TestGeminiLargeOutputIsSwappedOut(t *testing.T) {
 	}
 	if grep := ck.run("show", bigEntry.ID, "--grep", "OSPREY"); !strings.Contains(grep, marker) {
 		t.Errorf("show --grep: %q", grep)
+	}
+
+	// Replay finds the session by its id, and counts the output ctxkeep
+	// replaced from its original, as much as the CLI would have given the
+	// model (it cuts an output to 40,000 characters).
+	var rp struct {
+		Replaced int `json:"replaced_when_recorded"`
+		Total    struct {
+			Calls       int `json:"calls"`
+			Swapped     int `json:"swapped"`
+			CharsBefore int `json:"chars_before"`
+		} `json:"total"`
+	}
+	ck.runJSON(&rp, "replay", res.SessionID, "--json")
+	if rp.Replaced != 1 || rp.Total.Calls != 2 || rp.Total.Swapped < 1 || rp.Total.CharsBefore < 40_000 {
+		t.Errorf("replay: %+v", rp)
 	}
 
 	// The wrapped runner: its view is the command's output, a success.
@@ -308,6 +325,11 @@ func TestGeminiInstallKeepsTheUsersHooks(t *testing.T) {
 	out := ck.run("install")
 	if !strings.Contains(out, "found Gemini CLI (no Claude Code)") || !strings.Contains(out, "installed ctxkeep's hooks for 8 events") {
 		t.Fatalf("install said:\n%s", out)
+	}
+	// The hooks run ctxkeep-hook, the lean executable beside ctxkeep, as
+	// Claude Code's and Codex's do; doctor checks it is of ctxkeep's version.
+	if settings, _ := os.ReadFile(h.SettingsFile()); !strings.Contains(string(settings), claudecode.ShellQuote(testbin.HookPath(t))+" hook --agent gemini") {
+		t.Errorf("settings.json after install:\n%s", settings)
 	}
 	if doctor := ck.run("doctor"); !strings.Contains(doctor, "8/8 events in "+gemini.SettingsFile(h.GeminiHome)) {
 		t.Errorf("doctor:\n%s", doctor)

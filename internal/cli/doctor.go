@@ -55,8 +55,9 @@ doing. Exit status 1 if a check fails (with --json, the document says "ok": fals
           is not trusted (Codex would skip it without a word) or runs no executable, or hooks
           are off in config.toml; warns when Codex is here but ctxkeep is not registered with it
   gemini  fails when ctxkeep's hooks are in ~/.gemini/settings.json but an event is missing, a
-          hook runs no executable, or hooksConfig.enabled is false; warns when Gemini CLI is
-          here but ctxkeep is not registered with it
+          hook runs no executable (or a ctxkeep-hook of another version than ctxkeep), or
+          hooksConfig.enabled is false; warns when Gemini CLI is here but ctxkeep is not
+          registered with it
   mcp     fails when the MCP server registered for the user (~/.claude.json) does not answer
           initialize or does not list its three tools; warns when it is not registered (the
           agent then gets stored outputs back through its shell only)

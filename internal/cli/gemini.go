@@ -250,6 +250,32 @@ func (a *app) geminiContext(ctx context.Context, path string, asJSON bool) error
 	return nil
 }
 
+// latestChat is the latest Gemini CLI chat of this project, else of any
+// (saying which), for `replay` without a session when there is no Claude
+// Code or Codex session; "" when there is none.
+func (a *app) latestChat() string {
+	const maxLookedAt = 200
+	paths, _ := gemini.Chats(a.geminiHome())
+	newest := ""
+	for i := len(paths) - 1; i >= 0 && i >= len(paths)-maxLookedAt; i-- {
+		meta, err := gemini.ReadMeta(paths[i])
+		if err != nil {
+			continue
+		}
+		if newest == "" {
+			newest = paths[i]
+		}
+		if meta.Workspace != "" && project.Root("", meta.Workspace) == a.projectDir() {
+			a.note("no Claude Code or Codex session; the latest Gemini CLI session of this project: %s (%s)", meta.ID, paths[i])
+			return paths[i]
+		}
+	}
+	if newest != "" {
+		a.note("no Claude Code or Codex session, and no Gemini CLI session of this project (%s); the latest Gemini CLI session: %s", a.projectDir(), newest)
+	}
+	return newest
+}
+
 // foundWithGemini says which clients plain install found, Gemini CLI
 // among them.
 func (a *app) foundWithGemini(claude, withCodex bool) {

@@ -24,27 +24,29 @@ var replayCmd = &command{
 	usage:   "replay [SESSION ... | --sample] [--views] [--json]",
 	summary: "measure what ctxkeep would have kept out of a recorded session",
 	group:   groupContext,
-	long: `Runs recorded Claude Code transcripts and Codex rollouts through the swap policy with the
-effective configuration, storing nothing, and reports per tool: tool results, how many would have
-been swapped out (or run through the wrapper), characters and estimated tokens (characters / 4)
-that entered the context, and those that would have with ctxkeep; failure lines kept. Only
-main-thread results count; failed Bash results count as swappable only when the wrapper would
-have run the command (Codex sends failures to its hooks too: there, every output over its
-threshold counts). A session recorded with ctxkeep holds the views the model got: the outputs
-ctxkeep replaced count from the originals it stored (read-only) when the transcript holds the
-replacement, so the figures are the same as for a session recorded without it; a replacement the
-client did not apply counts as the transcript holds it (the output), one whose original is no
-longer stored as its view, each counted; an output the wrapper captured counts as the transcript
-holds it (without ctxkeep, the client would have cut it). The same input gives the same report.
+	long: `Runs recorded Claude Code transcripts, Codex rollouts and Gemini CLI chats through the swap
+policy with the effective configuration, storing nothing, and reports per tool: tool results, how
+many would have been swapped out (or run through the wrapper), characters and estimated tokens
+(characters / 4) that entered the context, and those that would have with ctxkeep; failure lines
+kept. Only main-thread results count; failed Bash results count as swappable only when the
+wrapper would have run the command (Codex and Gemini CLI send failures to their hooks too: there,
+every output over its threshold counts). A Gemini CLI chat holds an output over 40,000 characters
+as the CLI's cut of it, which is what its model got, and is replayed from that. A session
+recorded with ctxkeep holds the views the model got: the outputs ctxkeep replaced count from the
+originals it stored (read-only) when the transcript holds the replacement, so the figures are the
+same as for a session recorded without it; a replacement the client did not apply counts as the
+transcript holds it (the output), one whose original is no longer stored as its view, each
+counted; an output the wrapper captured counts as the transcript holds it (without ctxkeep, the
+client would have cut it). The same input gives the same report.
 
-SESSION is a transcript or rollout path, a session id or a unique prefix of one. Without one it
-replays the Claude Code session the command runs in, else this project's latest, else the latest
-of any project, else the latest Codex session, of this project or any (a terminal is told which);
-when there is none, or with --sample, the built-in sample session (a real public session, MIT
-License, see internal/sample), whose figures are the same on every machine. --views prints every
-view the model would have seen.`,
+SESSION is a transcript, rollout or chat path, a session id or a unique prefix of one. Without
+one it replays the Claude Code session the command runs in, else this project's latest, else the
+latest of any project, else the latest Codex session, else the latest Gemini CLI session, each of
+this project or any (a terminal is told which); when there is none, or with --sample, the
+built-in sample session (a real public session, MIT License, see internal/sample), whose figures
+are the same on every machine. --views prints every view the model would have seen.`,
 	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json",
-		"ctxkeep replay ~/.codex/sessions/2026/*/*/rollout-*.jsonl"},
+		"ctxkeep replay ~/.codex/sessions/2026/*/*/rollout-*.jsonl", "ctxkeep replay ~/.gemini/tmp/*/chats/session-*.jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &replayOptions{}
 		fs.BoolVar(&o.json, "json", false, "print the report as JSON")
@@ -77,7 +79,7 @@ func (a *app) storedOriginals(ctx context.Context) (*originals, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &originals{ctx: ctx, st: st, sessions: map[string]map[string]ctxkeep.Entry{}}, nil
+	return &originals{ctx: ctx, st: st, sessions: map[string]map[string]ctxkeep.Entry{}, ids: map[string]map[string]ctxkeep.Entry{}}, nil
 }
 
 // originals reads a session's entries once, then the blobs asked for.
@@ -85,26 +87,46 @@ type originals struct {
 	ctx      context.Context
 	st       ctxkeep.Local
 	sessions map[string]map[string]ctxkeep.Entry // session → tool_use_id → entry
+	ids      map[string]map[string]ctxkeep.Entry // session → entry id → entry
 	err      error                               // the first query that failed
 }
 
-func (o *originals) entry(session, toolUseID string) (ctxkeep.Entry, bool) {
-	byUse, ok := o.sessions[session]
-	if !ok {
-		byUse = map[string]ctxkeep.Entry{}
-		es, err := o.st.Entries(o.ctx, ctxkeep.EntryFilter{Session: session})
-		if err != nil && o.err == nil {
-			o.err = err
-		}
-		for _, e := range es {
-			if e.ToolUseID != "" && e.Replacement != "" { // a PostToolUse reply's, not the wrapper's
-				byUse[e.ToolUseID] = e
-			}
-		}
-		o.sessions[session] = byUse
+// load reads a session's entries, once.
+func (o *originals) load(session string) {
+	if _, ok := o.sessions[session]; ok {
+		return
 	}
-	e, ok := byUse[toolUseID]
+	byUse, byID := map[string]ctxkeep.Entry{}, map[string]ctxkeep.Entry{}
+	es, err := o.st.Entries(o.ctx, ctxkeep.EntryFilter{Session: session})
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	for _, e := range es {
+		if e.ToolUseID != "" && e.Replacement != "" { // a PostToolUse reply's, not the wrapper's
+			byUse[e.ToolUseID] = e
+		}
+		byID[e.ID] = e
+	}
+	o.sessions[session], o.ids[session] = byUse, byID
+}
+
+func (o *originals) entry(session, toolUseID string) (ctxkeep.Entry, bool) {
+	o.load(session)
+	e, ok := o.sessions[session][toolUseID]
 	return e, ok
+}
+
+func (o *originals) Stored(session, entryID string) (string, error) {
+	o.load(session)
+	e, ok := o.ids[session][entryID]
+	if !ok {
+		return "", ctxkeep.ErrNotFound
+	}
+	data, err := o.st.Open(o.ctx, e.Hash)
+	if err != nil {
+		return "", err
+	}
+	return string(data), nil
 }
 
 func (o *originals) Replacement(session, toolUseID string) (string, bool) {
@@ -131,11 +153,14 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 	for _, arg := range args {
 		path, ok := a.findCodex(arg)
 		if !ok {
+			path, ok = a.findGemini(arg)
+		}
+		if !ok {
 			var err error
 			if path, err = a.findTranscript(arg); err != nil {
 				if errors.Is(err, ctxkeep.ErrNotFound) && !strings.ContainsRune(arg, filepath.Separator) && !strings.HasSuffix(arg, ".jsonl") {
-					return hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no session %q: no Claude Code transcript under %s, no Codex rollout under %s",
-						arg, a.projectsDir(), codex.SessionsDir(a.codexHome())), "give the transcript's or rollout's path, or run `ctxkeep stats` for the sessions ctxkeep saw")
+					return hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no session %q: no Claude Code transcript under %s, no Codex rollout under %s, no Gemini CLI chat under %s",
+						arg, a.projectsDir(), codex.SessionsDir(a.codexHome()), filepath.Join(a.geminiHome(), "tmp")), "give the transcript's, rollout's or chat's path, or run `ctxkeep stats` for the sessions ctxkeep saw")
 				}
 				return err
 			}
@@ -148,13 +173,15 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 		if errors.Is(err, errNoSession) {
 			if rollout := a.latestRollout(); rollout != "" {
 				latest, err = rollout, nil
+			} else if chat := a.latestChat(); chat != "" {
+				latest, err = chat, nil
 			}
 		}
 		switch {
 		case errors.Is(err, errNoSession):
 			o.sample = true
 			if !a.jsonOut {
-				fmt.Fprintf(a.Stderr, "ctxkeep: no Claude Code or Codex session here yet; replaying the built-in sample, %s\n", sample.Source)
+				fmt.Fprintf(a.Stderr, "ctxkeep: no Claude Code, Codex or Gemini CLI session here yet; replaying the built-in sample, %s\n", sample.Source)
 			}
 		case err != nil:
 			return err

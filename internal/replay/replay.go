@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -135,6 +137,10 @@ type Originals interface {
 	Replacement(session, toolUseID string) (sum string, ok bool)
 	// Original is that call's output, as the hook got it.
 	Original(session, toolUseID string) (string, error)
+	// Stored is the output stored as entryID in session, whatever the
+	// call: a Gemini CLI hook knows no call id, and its view, which the
+	// chat holds, names the entry (`ctxkeep show ID`).
+	Stored(session, entryID string) (string, error)
 }
 
 // Files replays transcripts. Subagent transcripts are replayed only when
@@ -174,6 +180,9 @@ func FilesAs(paths, names []string, cfg *config.Config, originals Originals) (Re
 func (r *Report) file(path, name string, cfg *config.Config, byTool map[string]*Tally) error {
 	if codex.IsRollout(path) {
 		return r.rollout(path, name, cfg, byTool)
+	}
+	if gemini.IsChat(path) {
+		return r.chat(path, name, cfg, byTool)
 	}
 	f, err := transcript.ReadFile(path, transcript.Cursor{})
 	if err != nil {
@@ -234,6 +243,71 @@ func (r *Report) rollout(path, name string, cfg *config.Config, byTool map[strin
 		r.tally(t, name, o.ID, it, view, st, before)
 	}
 	return nil
+}
+
+// chat replays a Gemini CLI chat as the Gemini hook would have seen it:
+// every output over its threshold becomes the view (or the condensed
+// output), failures included (AfterTool gets them too), with no cap (a
+// deny's reason reaches the model whole); below it, the output stays
+// whole. An output ctxkeep replaced while the session ran (the chat holds
+// its view, which names the entry) counts from its stored original, as
+// much of it as the model would have got without ctxkeep: the CLI cuts an
+// output over gemini.CutAt characters to that many.
+func (r *Report) chat(path, name string, cfg *config.Config, byTool map[string]*Tally) error {
+	meta, outs, bad, err := gemini.Outputs(path)
+	if err != nil {
+		return err
+	}
+	r.BadLines += bad
+	budget := swap.Budget{Chars: cfg.View.Budget, Summary: cfg.View.SummaryLength, KeyLines: cfg.View.KeyPatterns}
+	for _, o := range outs {
+		tool := gemini.ClaudeName(o.Tool)
+		t := tallyOf(byTool, tool)
+		text, before := o.Text, utf8.RuneCountInString(o.Seen)
+		if stored, ok := r.storedView(meta.ID, o.Seen); ok {
+			text, before = stored, min(utf8.RuneCountInString(stored), gemini.CutAt)
+		}
+		t.saw(before)
+		in := claudecode.ParseInput(o.Input)
+		call := swap.Call{Tool: tool, Command: in.Command, FilePath: in.FilePath}
+		if swap.Decide(call, text, cfg) != "" {
+			continue
+		}
+		it := swap.Item{ID: swap.EntryID(meta.ID, o.ID), Tool: tool, Input: in.Describe(tool, o.Input), Text: text, Exit: swap.NoExit}
+		if o.Exit >= 0 {
+			it.Exit = o.Exit
+		}
+		view, st := swap.Render(it, swap.Condensing(call, text, cfg), true, budget, cfg.Swap.CondenseMinSaving)
+		r.tally(t, name, o.ID, it, view, st, before)
+	}
+	return nil
+}
+
+// viewEntry finds the stored output a view (or a condensed output) names
+// on its first line: "[ctxkeep] … kept exactly as id ID".
+var viewEntry = regexp.MustCompile(`^\[ctxkeep\] [^\n]*? kept exactly as id ([0-9a-f]{12})`)
+
+// storedView is the original of an output whose view the chat holds, when
+// the store still has it. Each such view is counted: replayed from its
+// original, or its original unavailable.
+func (r *Report) storedView(session, seen string) (string, bool) {
+	if !gemini.IsView(seen) {
+		return "", false
+	}
+	m := viewEntry.FindStringSubmatch(seen)
+	if m == nil {
+		return "", false
+	}
+	if r.originals == nil {
+		return "", false
+	}
+	text, err := r.originals.Stored(session, m[1])
+	if err != nil {
+		r.Unavailable++
+		return "", false
+	}
+	r.Replaced++
+	return text, true
 }
 
 // isConversation reports whether rec is a line of a Claude Code

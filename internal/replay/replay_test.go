@@ -278,6 +278,14 @@ func (o originalsOf) Original(session, id string) (string, error) {
 	return s, nil
 }
 
+func (o originalsOf) Stored(session, id string) (string, error) {
+	s, ok := o[id]
+	if !ok || session != "s1" || s == "" {
+		return "", ctxkeep.ErrNotFound
+	}
+	return s, nil
+}
+
 const recordedView = "[ctxkeep] Bash output swapped out of the context, kept exactly as id 0123456789ab: 16,016 chars."
 
 // A session recorded with ctxkeep holds views: replayed with the stored
@@ -359,5 +367,64 @@ func TestReplayIsDeterministic(t *testing.T) {
 		} else if !bytes.Equal(docs, first) {
 			t.Fatalf("run %d differs from the first:\n%s\n%s", i+1, first, docs)
 		}
+	}
+}
+
+// A Gemini CLI chat is replayed as the Gemini hook sees its outputs: the
+// shell command's own output (without the CLI's <untrusted_context>
+// wrapper), failures included, with no cap on the view; a message the
+// CLI writes again as it grows counts once. An output ctxkeep replaced
+// while the session ran (the chat holds its view, as a deny's error)
+// counts from the original the view names, as much as the CLI would have
+// given the model.
+func TestGeminiChat(t *testing.T) {
+	big := strings.Repeat("=== RUN   TestY\n--- PASS: TestY (0.00s)\n", 400) + "--- FAIL: TestX (0.01s)\n    x_test.go:9: got 1, want 2\nFAIL"
+	seen := "<untrusted_context>\nOutput: " + big + "\nExit Code: 1\nProcess Group PGID: 7\n</untrusted_context>"
+	small := "<untrusted_context>\nOutput: a\nb\nProcess Group PGID: 8\n</untrusted_context>"
+	original := strings.Repeat("row\n", 15_000) // 60,000 characters: the CLI would have cut it to 40,000
+	view := "[ctxkeep] Bash output swapped out of the context, kept exactly as id 0123456789ab: 60,000 chars, 15,000 lines; exit status 0.\nGet any part back exactly: run `ctxkeep show 0123456789ab --lines A:B`.\n"
+	call := func(id, command, response string) string {
+		return `{"id":"` + id + `","name":"run_shell_command","args":{"command":` + quote(command) + `},"result":[{"functionResponse":{"id":"` + id + `","name":"run_shell_command","response":` + response + `}}],"status":"success"}`
+	}
+	lines := []string{
+		`{"sessionId":"s1","projectHash":"abc","startTime":"2026-11-28T17:59:24.516Z","lastUpdated":"2026-11-28T17:59:24.516Z","kind":"main"}`,
+		`{"id":"u1","timestamp":"2026-11-28T17:59:24.787Z","type":"user","content":[{"text":"go"}]}`,
+		`{"id":"m1","timestamp":"2026-11-28T17:59:25.864Z","type":"gemini","content":"","model":"gemini-2.5-pro"}`,
+		`{"id":"m1","timestamp":"2026-11-28T17:59:25.864Z","type":"gemini","content":"","model":"gemini-2.5-pro","toolCalls":[` +
+			call("c1", "./scripts/e2e.sh", `{"output":`+quote(seen)+`}`) + `,` +
+			call("c2", "ls", `{"output":`+quote(small)+`}`) + `,` +
+			call("c3", "seq 1 15000", `{"error":`+quote(view)+`}`) + `]}`,
+	}
+	path := filepath.Join(t.TempDir(), "session-2026-11-28T17-59-s1.jsonl")
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	r, err := FilesAs([]string{path}, []string{path}, config.Default(), originalsOf{"0123456789ab": original})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Total.Calls != 3 || r.Total.Swapped != 2 || r.Replaced != 1 || r.BadLines != 0 {
+		t.Fatalf("report = %+v", r)
+	}
+	if want := len(seen) + len(small) + 40_000; r.Total.CharsBefore != want {
+		t.Errorf("before = %d, want %d", r.Total.CharsBefore, want)
+	}
+	if len(r.Views) != 2 || r.Views[0].Tool != "Bash" || r.Views[0].Exit != 1 || r.Views[1].Original != original {
+		t.Fatalf("views = %+v", r.Views)
+	}
+	v := r.Views[0].View
+	for _, want := range []string{"--- FAIL: TestX", "got 1, want 2", "exit status 1", "ctxkeep show "} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(r.Views[0].Original, "untrusted_context") || strings.Contains(r.Views[0].Original, "Exit Code") {
+		t.Errorf("replayed the CLI's wrapper:\n%s", r.Views[0].Original[len(r.Views[0].Original)-200:])
+	}
+	// Without the store, the view counts as the chat holds it.
+	r, err = Files([]string{path}, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Replaced != 0 || r.Total.Swapped != 1 {
+		t.Errorf("without the originals: %+v", r)
 	}
 }
