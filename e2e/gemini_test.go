@@ -135,9 +135,18 @@ func TestGeminiLargeOutputIsSwappedOut(t *testing.T) {
 			CharsBefore int `json:"chars_before"`
 		} `json:"total"`
 	}
-	ck.runJSON(&rp, "replay", res.SessionID, "--json")
+	ck.runJSON(&rp, "replay", res.SessionID)
 	if rp.Replaced != 1 || rp.Total.Calls != 2 || rp.Total.Swapped < 1 || rp.Total.CharsBefore < 40_000 {
 		t.Errorf("replay: %+v", rp)
+	}
+
+	// stats: every hook call journaled, none failed; the chat holds the
+	// deny's view (proof of effect, read at AfterAgent), the wrapper's
+	// output is ctxkeep's own.
+	s := ck.stats(res.SessionID)
+	if s.Failures != 0 || s.count("AfterTool") != 2 || s.count("BeforeModel") == 0 || s.Swap == nil ||
+		s.Swap.Entries != 2 || s.Swap.Applied != 1 || s.Swap.NotApplied != 0 || s.Swap.Unchecked != 0 {
+		t.Errorf("stats: %+v swap %+v", s, s.Swap)
 	}
 
 	// The wrapped runner: its view is the command's output, a success.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/text"
@@ -28,7 +29,14 @@ func (a *app) prove(ctx context.Context, st ctxkeep.Local, session, transcript s
 	if err != nil {
 		return false
 	}
-	n, err := proof.Check(ctx, st, session, transcript, codex.IsRollout(transcript), cfg.Limits.TranscriptReadBytes)
+	agent := ctxkeep.AgentClaudeCode
+	switch {
+	case codex.IsRollout(transcript):
+		agent = ctxkeep.AgentCodex
+	case gemini.IsChat(transcript):
+		agent = ctxkeep.AgentGemini
+	}
+	n, err := proof.Check(ctx, st, session, transcript, agent, cfg.Limits.TranscriptReadBytes)
 	if d, derr := a.dirs(); err != nil && derr == nil {
 		logfile.Append(d.Log(), a.Now(), fmt.Sprintf("proof of effect, session %s: %v", session, err))
 	}

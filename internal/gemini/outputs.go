@@ -81,3 +81,20 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 	}
 	return meta, outs, bad, nil
 }
+
+// CallResults are the results a chat line's tool calls hold, as the model
+// got them (an output, or an error: a failure, or ctxkeep's view after a
+// deny); none for a line that is no message with calls.
+func CallResults(line []byte) []string {
+	rec, ok := decodeRecord(line)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for i := range rec.ToolCalls {
+		if text, _, ok := rec.ToolCalls[i].resultText(); ok {
+			out = append(out, text)
+		}
+	}
+	return out
+}

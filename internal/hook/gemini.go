@@ -34,7 +34,8 @@ import (
 //   - PreCompress fires before every turn and can change nothing: it
 //     archives; the restore block goes into every request whose history
 //     the CLI compressed, next to its <state_snapshot>, by BeforeModel;
-//   - AfterAgent is the end of a turn (Stop).
+//   - AfterAgent is the end of a turn (Stop): the chat is checked for
+//     each view the model got (proof.ScanChat).
 var geminiHandlers = map[string]handler{
 	"SessionStart": sessionStart,
 	"BeforeAgent":  all(pinDirectives, usageWarnings, recallOnPrompt),
@@ -42,8 +43,8 @@ var geminiHandlers = map[string]handler{
 	"BeforeTool":   geminiBeforeTool,
 	"AfterTool":    geminiAfterTool,
 	"PreCompress":  all(indexJournal, archiveTurn),
-	"AfterAgent":   all(indexJournal, archiveTurn, pruneOverLimit),
-	"SessionEnd":   all(indexJournal, archiveTurn, tendAtSessionEnd),
+	"AfterAgent":   all(indexJournal, proveReplacements, archiveTurn, pruneOverLimit),
+	"SessionEnd":   all(indexJournal, proveReplacements, archiveTurn, tendAtSessionEnd),
 }
 
 // geminiCallID stands for the id of the call an event is about: Gemini's
@@ -61,6 +62,7 @@ func geminiCallID(ev *Event) string {
 // context warnings may come with it.
 func geminiAfterTool(ctx context.Context, c *Call) (*Reply, error) {
 	ev := c.Event
+	c.replies = true // the deny's reason: the chat holds it, proof finds it there
 	out, err := gemini.ReadOutput(ev.ToolName, ev.ToolResponse)
 	if err != nil {
 		return usageWarnings(ctx, c) // not text

@@ -3,14 +3,14 @@ package hook
 import (
 	"context"
 
-	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
 )
 
 // proveReplacements checks, at the end of a turn (Stop) and of the
 // session, that the client recorded each replacement the session's
 // PostToolUse replies returned (internal/proof: in the transcript, a
-// subagent's own transcript, or a Codex session's rollout), and stores
+// subagent's own transcript, a Codex session's rollout, a Gemini CLI
+// session's chat), and stores
 // each verdict with its entry. It reads the transcript from its own
 // cursor (kept in the index with the verdicts, in one transaction), and
 // only when a replacement waits: a turn without one costs a query.
@@ -19,6 +19,6 @@ func proveReplacements(ctx context.Context, c *Call) (*Reply, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = proof.Check(ctx, st, c.Event.SessionID, c.Event.TranscriptPath, c.Agent == ctxkeep.AgentCodex, c.Config.Limits.TranscriptReadBytes)
+	_, err = proof.Check(ctx, st, c.Event.SessionID, c.Event.TranscriptPath, c.Agent, c.Config.Limits.TranscriptReadBytes)
 	return nil, err
 }

@@ -22,14 +22,15 @@ type Store interface {
 }
 
 // Check judges the session's replacements still waiting for their verdict
-// against its transcript at path (a Codex rollout when rollout is set),
+// against its transcript at path (of the client agent: a Claude Code
+// transcript, a Codex rollout or a Gemini CLI chat),
 // and stores the verdicts. The main thread's are read from the session's
 // proof cursor on; a subagent's from the subagent's own transcript beside
 // it (<session>/subagents/agent-<id>.jsonl), from its start, at most limit
 // bytes (a replacement in a subagent still running is judged by a later
 // check). A session with nothing waiting costs one query. It returns how
 // many replacements it judged.
-func Check(ctx context.Context, st Store, session, path string, rollout bool, limit int64) (int, error) {
+func Check(ctx context.Context, st Store, session, path, agent string, limit int64) (int, error) {
 	if !filepath.IsAbs(path) || filepath.Clean(path) != path || filepath.Ext(path) != ".jsonl" {
 		return 0, nil
 	}
@@ -44,7 +45,7 @@ func Check(ctx context.Context, st Store, session, path string, rollout bool, li
 		switch {
 		case e.AgentID == "":
 			main = append(main, r)
-		case !rollout && validAgentID(e.AgentID):
+		case agent != ctxkeep.AgentCodex && agent != ctxkeep.AgentGemini && validAgentID(e.AgentID):
 			if agents[e.AgentID] == nil {
 				order = append(order, e.AgentID)
 			}
@@ -59,8 +60,11 @@ func Check(ctx context.Context, st Store, session, path string, rollout bool, li
 	next := transcript.Cursor{Offset: offset, Line: line}
 	if len(main) > 0 {
 		scan := Scan
-		if rollout {
+		switch agent {
+		case ctxkeep.AgentCodex:
 			scan = ScanRollout
+		case ctxkeep.AgentGemini:
+			scan = ScanChat
 		}
 		vs, cur, found, err := scanFile(path, next, main, scan, -1)
 		if err != nil {

@@ -59,7 +59,7 @@ func TestCheckReadsSubagentTranscripts(t *testing.T) {
 		{ID: "x", SessionID: "s1", AgentID: "../../s1", ToolUseID: "toolu_main", Tool: "Bash", Replacement: Sum(view)},
 		{ID: "w", SessionID: "s1", AgentID: "a1b2c3", ToolUseID: "toolu_late", Tool: "Bash", Replacement: Sum(view)},
 	}}
-	n, err := Check(context.Background(), st, "s1", path, false, 1<<20)
+	n, err := Check(context.Background(), st, "s1", path, ctxkeep.AgentClaudeCode, 1<<20)
 	if err != nil || n != 3 {
 		t.Fatalf("judged %d, %v; want 3", n, err)
 	}
@@ -77,7 +77,7 @@ func TestCheckReadsSubagentTranscripts(t *testing.T) {
 	}
 	// Nothing new: no verdict, and the cursor stays.
 	cursor := st.cursor
-	if n, err := Check(context.Background(), st, "s1", path, false, 1<<20); n != 0 || err != nil || st.cursor != cursor {
+	if n, err := Check(context.Background(), st, "s1", path, ctxkeep.AgentClaudeCode, 1<<20); n != 0 || err != nil || st.cursor != cursor {
 		t.Errorf("second check: %d, %v, cursor %v (was %v)", n, err, st.cursor, cursor)
 	}
 }

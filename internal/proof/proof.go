@@ -25,6 +25,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
@@ -49,16 +50,26 @@ func Sum(s string) string {
 // is to start: after the last complete line. An unterminated last line,
 // being written, is left for the next scan.
 func Scan(r io.Reader, from transcript.Cursor, pending []Replacement) ([]ctxkeep.Verdict, transcript.Cursor, error) {
-	return scanLines(r, from, pending, (*scan).take, claudecode.ReplacementShape)
+	return scanLines(r, from, pending, (*scan).names, (*scan).take, claudecode.ReplacementShape)
 }
 
 // ScanRollout is Scan for a Codex rollout, where a function call's output
 // holds the replacement the model got, exactly (codex-hooks.md §8).
 func ScanRollout(r io.Reader, from transcript.Cursor, pending []Replacement) ([]ctxkeep.Verdict, transcript.Cursor, error) {
-	return scanLines(r, from, pending, (*scan).takeOutput, func(string) string { return "PostToolUse decision block, reason" })
+	return scanLines(r, from, pending, (*scan).names, (*scan).takeOutput, func(string) string { return "PostToolUse decision block, reason" })
 }
 
-func scanLines(r io.Reader, from transcript.Cursor, pending []Replacement, take func(*scan, []byte), shape func(tool string) string) ([]ctxkeep.Verdict, transcript.Cursor, error) {
+// ScanChat is Scan for a Gemini CLI chat. Gemini's tool payloads carry no
+// call id, so a replacement is found by its text: the chat holds a call
+// whose result is exactly what ctxkeep returned (a deny's reason, which
+// the CLI records as the call's error). A replacement the chat does not
+// hold stays unchecked: without an id, the call it answered cannot be
+// told from another, so no verdict "not applied" is ever given.
+func ScanChat(r io.Reader, from transcript.Cursor, pending []Replacement) ([]ctxkeep.Verdict, transcript.Cursor, error) {
+	return scanLines(r, from, pending, (*scan).holdsView, (*scan).takeChat, func(string) string { return "AfterTool decision deny, reason" })
+}
+
+func scanLines(r io.Reader, from transcript.Cursor, pending []Replacement, names func(*scan, []byte) bool, take func(*scan, []byte), shape func(tool string) string) ([]ctxkeep.Verdict, transcript.Cursor, error) {
 	s := scan{byUse: map[string]Replacement{}, recorded: map[string]string{}, refused: map[string]string{}, shape: shape}
 	for _, p := range pending {
 		s.byUse[p.ToolUseID] = p
@@ -74,7 +85,7 @@ func scanLines(r io.Reader, from transcript.Cursor, pending []Replacement, take 
 			return nil, cur, err
 		}
 		cur = transcript.Cursor{Offset: cur.Offset + int64(len(line)), Line: cur.Line + 1}
-		if s.names(line) {
+		if names(&s, line) {
 			take(&s, line[:len(line)-1])
 		}
 	}
@@ -117,6 +128,22 @@ func (s *scan) takeOutput(line []byte) {
 	if id, out, ok := codex.CallOutput(line); ok {
 		if _, pending := s.byUse[id]; pending {
 			s.recorded[id] = out
+		}
+	}
+}
+
+// holdsView reports whether a chat line may hold one of ctxkeep's views:
+// only those are decoded.
+func (s *scan) holdsView(line []byte) bool { return bytes.Contains(line, []byte(gemini.ViewPrefix)) }
+
+// takeChat records the replacements a chat line's tool results hold.
+func (s *scan) takeChat(line []byte) {
+	for _, got := range gemini.CallResults(line) {
+		sum := Sum(got)
+		for id, p := range s.byUse {
+			if p.Sum == sum {
+				s.recorded[id] = got
+			}
 		}
 	}
 }

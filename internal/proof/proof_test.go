@@ -112,3 +112,35 @@ func TestScanRollout(t *testing.T) {
 		t.Errorf("verdicts %+v", vs)
 	}
 }
+
+// TestScanChat: a Gemini CLI chat names no call ctxkeep knows; a
+// replacement is applied when a call's result is exactly its text (a
+// deny's reason, recorded as the call's error), and stays unchecked when
+// the chat holds no such result.
+func TestScanChat(t *testing.T) {
+	view := "[ctxkeep] Bash output swapped out of the context, kept exactly as id 0123456789ab: 60,000 chars; exit status 0.\n"
+	other := "[ctxkeep] Bash output swapped out of the context, kept exactly as id ba9876543210: 1 chars; exit status 0.\n"
+	call := func(id string, response any) string {
+		b, _ := json.Marshal(map[string]any{"id": "m-" + id, "type": "gemini", "content": "", "toolCalls": []any{map[string]any{
+			"id": id, "name": "run_shell_command", "args": map[string]any{"command": "seq 1 15000"}, "status": "error",
+			"result": []any{map[string]any{"functionResponse": map[string]any{"id": id, "name": "run_shell_command", "response": response}}}}}})
+		return string(b) + "\n"
+	}
+	lines := `{"sessionId":"s1","projectHash":"h","startTime":"2026-11-28T17:59:24.516Z","kind":"main"}` + "\n" +
+		call("c1", map[string]any{"error": view}) +
+		call("c2", map[string]any{"output": "<untrusted_context>\nOutput: [ctxkeep] not a view of ours\n</untrusted_context>"})
+	pending := []Replacement{
+		{ID: "a", ToolUseID: "gemini_1", Tool: "Bash", Sum: Sum(view)},
+		{ID: "u", ToolUseID: "gemini_2", Tool: "Bash", Sum: Sum(other)},
+	}
+	vs, next, err := ScanChat(strings.NewReader(lines), transcript.Cursor{}, pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Offset != int64(len(lines)) || next.Line != 3 {
+		t.Errorf("cursor %+v", next)
+	}
+	if len(vs) != 1 || vs[0].ID != "a" || !vs[0].Applied {
+		t.Errorf("verdicts: %+v", vs)
+	}
+}
