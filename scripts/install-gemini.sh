@@ -38,8 +38,11 @@ if (( major < 20 )); then
 	exit 1
 fi
 log "installing @google/gemini-cli@$version into $dir"
+# --prefer-offline: from npm's cache when it holds the packages (a machine
+# that installed them once, or a CI cache of ~/.npm), from the registry
+# otherwise.
 mkdir -p "$dir"
-npm install --prefix "$dir" --no-audit --no-fund --no-save \
+npm install --prefix "$dir" --no-audit --no-fund --no-save --prefer-offline \
 	"@google/gemini-cli@$version" >&2
 
 got="$(reported_version "$bin")"
