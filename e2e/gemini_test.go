@@ -12,8 +12,10 @@ import (
 
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/clienttest"
+	"github.com/ctxkeep/ctxkeep/internal/codextest"
 	"github.com/ctxkeep/ctxkeep/internal/fakeapi"
 	"github.com/ctxkeep/ctxkeep/internal/fakegemini"
+	"github.com/ctxkeep/ctxkeep/internal/fakeresponses"
 	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/geminitest"
 	"github.com/ctxkeep/ctxkeep/internal/testbin"
@@ -262,19 +264,23 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 	}
 }
 
-// (c) One archive for all the clients: a Gemini CLI session's step, then a
-// later Claude Code session in the same project whose model runs
-// `ctxkeep search` and finds that step, named as Gemini CLI's. Plain
-// install sets up both clients, found on this machine by their folders.
+// (c) One archive for all three clients: a Gemini CLI session's step and
+// a Codex session's, then a later Claude Code session in the same project
+// whose model runs `ctxkeep search` and finds both, each named by its
+// client. Plain install sets up all three, found on this machine by their
+// folders.
 func TestClaudeCodeFindsAGeminiStep(t *testing.T) {
 	claude := clienttest.New(t)
 	gm := geminitest.NewAt(t, claude.Home, claude.Project)
+	cx := codextest.NewAt(t, claude.Home, claude.Project)
 	if err := os.MkdirAll(filepath.Join(claude.Home, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	ck := newGeminiCtxkeep(t, gm)
+	ck.env = append(ck.env, "CODEX_HOME="+cx.CodexHome)
 	out := ck.run("install")
-	if !strings.Contains(out, "found Claude Code and Gemini CLI: setting up both") || !strings.Contains(out, "(Gemini CLI)") || !strings.Contains(out, "(user settings)") {
+	if !strings.Contains(out, "found Claude Code, Codex and Gemini CLI: setting up all three") ||
+		!strings.Contains(out, "(Gemini CLI)") || !strings.Contains(out, "(Codex)") || !strings.Contains(out, "(user settings)") {
 		t.Fatalf("install said:\n%s", out)
 	}
 
@@ -283,11 +289,16 @@ func TestClaudeCodeFindsAGeminiStep(t *testing.T) {
 	geminiRun := gm.Run("find why the zephyr limiter overflows")
 	stored := onlyEntry(t, ck, geminiRun.SessionID)
 
+	writeScript(t, cx.Project, "gust.sh", failingLog(400)+"zephyr gust detector stalls at burst 1024\n", 1)
+	cx.API.Script(fakeresponses.Exec("call_gust", "./gust.sh"), fakeresponses.Say("The zephyr gust detector stalls at bursts of 1024."))
+	codexRun := cx.Run("find why the zephyr gust detector stalls")
+
 	claude.Setenv("PATH", testbin.Dir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	claude.API.Script(fakeapi.Bash("toolu_search", "ctxkeep search zephyr burst"), fakeapi.Say("found it"))
 	claude.Run("what did we find about the zephyr limiter?")
 	found, ok := claude.API.Last(fakeapi.Main).ToolResult("toolu_search")
-	if !ok || !strings.Contains(found, "session "+geminiRun.SessionID[:8]) || !strings.Contains(found, "· Gemini CLI") {
+	if !ok || !strings.Contains(found, "session "+geminiRun.SessionID[:8]) || !strings.Contains(found, "· Gemini CLI") ||
+		!strings.Contains(found, "session "+codexRun.SessionID[:8]) || !strings.Contains(found, "· Codex") {
 		t.Fatalf("the Claude Code session's search gave (found %v):\n%s", ok, found)
 	}
 	var res struct {
@@ -301,7 +312,8 @@ func TestClaudeCodeFindsAGeminiStep(t *testing.T) {
 	for _, r := range res.Results {
 		agents[r.SessionID] = r.Agent
 	}
-	if len(agents) != 2 || agents[geminiRun.SessionID] != "gemini" || !slices.Contains(slices.Collect(maps.Values(agents)), "claude-code") {
+	if len(agents) != 3 || agents[geminiRun.SessionID] != "gemini" || agents[codexRun.SessionID] != "codex" ||
+		!slices.Contains(slices.Collect(maps.Values(agents)), "claude-code") {
 		t.Errorf("search --json: %+v", res.Results)
 	}
 	if got := ck.run("show", stored.ID, "--grep", "zephyr"); !strings.Contains(got, "zephyr limiter overflow at burst 512") {
@@ -365,5 +377,58 @@ func TestGeminiInstallKeepsTheUsersHooks(t *testing.T) {
 	}
 	if resp, _ := h.API.Last(fakegemini.Main).ToolResponse("call_2"); resp == nil || strings.HasPrefix(resp.Text(), "[ctxkeep]") {
 		t.Errorf("ctxkeep still ran after uninstall: %+v", resp)
+	}
+}
+
+// (e) The file tools' real payloads: a large read_file result and a large
+// grep_search result reach the model as ctxkeep's views; the file comes
+// back exact with `ctxkeep show`, the matches with their lines.
+func TestGeminiFileToolsAreSwappedOut(t *testing.T) {
+	h := geminitest.New(t)
+	ck := newGeminiCtxkeep(t, h)
+	ck.run("install", "--agent", "gemini")
+	var src strings.Builder
+	src.WriteString("package ledger\n\n")
+	for i := 1; i <= 1500; i++ {
+		fmt.Fprintf(&src, "func ledgerRow%04d() int { return %d } // reconciled against the bank feed\n", i, i)
+	}
+	path := filepath.Join(h.Project, "ledger.go")
+	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.API.Script(
+		fakegemini.Call("call_read", "read_file", map[string]string{"file_path": path}),
+		fakegemini.Call("call_grep", "grep_search", map[string]string{"pattern": "ledgerRow1[0-9]{3}"}),
+		fakegemini.Say("done"),
+	)
+	res := h.Run("read the ledger")
+	last := h.API.Last(fakegemini.Main)
+	for _, id := range []string{"call_read", "call_grep"} {
+		resp, ok := last.ToolResponse(id)
+		if !ok || !strings.HasPrefix(resp.Text(), "[ctxkeep] ") || len(resp.Text()) > 20000 {
+			t.Errorf("%s: the model got (found %t): %+v", id, ok, resp)
+		}
+	}
+	if last.Contains("ledgerRow1234() int") {
+		t.Error("the last request carries the file or the matches")
+	}
+	byTool := map[string]entry{}
+	for _, e := range ck.entries(res.SessionID) {
+		byTool[e.Tool] = e
+	}
+	read, grep := byTool["Read"], byTool["Grep"]
+	if len(byTool) != 2 || read.ID == "" || grep.ID == "" {
+		t.Fatalf("stored: %+v", byTool)
+	}
+	if got := ck.run("show", read.ID); got != src.String() {
+		t.Errorf("`ctxkeep show` of the read gave %d bytes, the file has %d", len(got), src.Len())
+	}
+	// The CLI's grep gives the first 100 matches, grouped by file: the view
+	// counts them so.
+	if view, _ := last.ToolResponse("call_grep"); view == nil || !strings.Contains(view.Text(), "100 matching lines in 1 files; most matches: ledger.go (100)") {
+		t.Errorf("the grep view: %+v", view)
+	}
+	if got := ck.run("show", grep.ID, "--grep", "ledgerRow1050"); !strings.Contains(got, "ledgerRow1050() int") {
+		t.Errorf("show --grep of the matches: %q", got)
 	}
 }

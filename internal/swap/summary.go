@@ -87,8 +87,13 @@ func denseOutline(title string, syms []outline.Symbol, room int) string {
 func inLineCount(line string) int { return strings.Count(line, " · ") + 1 }
 
 // grepSummary counts matches per file for "path:line:text" (or
-// "path:text") output, and files for a plain file list.
+// "path:text") output, and files for a plain file list. Gemini CLI's grep
+// groups its matches by file instead (fileGroups).
 func grepSummary(lines []string, room int) string {
+	if counts, n := fileGroups(lines); n > 0 {
+		return fitted(fmt.Sprintf("%d matching lines in %d files; most matches: %s\n",
+			n, len(counts), top(counts, 8)), room)
+	}
 	counts := map[string]int{}
 	for _, l := range lines {
 		file := l
@@ -102,6 +107,35 @@ func grepSummary(lines []string, room int) string {
 	}
 	return fitted(fmt.Sprintf("%d matching lines in %d files; most matches: %s\n",
 		len(lines), len(counts), top(counts, 8)), room)
+}
+
+// fileGroups counts the matches of Gemini CLI's grep_search output per
+// file: a "Found N matches…" line, then for each file "---", "File: PATH"
+// and a line "L12: text" per match. n is 0 for output of another shape.
+func fileGroups(lines []string) (counts map[string]int, n int) {
+	counts = map[string]int{}
+	file := ""
+	for _, l := range lines {
+		if f, ok := strings.CutPrefix(l, "File: "); ok {
+			file = f
+			continue
+		}
+		if file != "" && isLineMatch(l) {
+			counts[file]++
+			n++
+		}
+	}
+	return counts, n
+}
+
+// isLineMatch: "L12: text".
+func isLineMatch(l string) bool {
+	digits, ok := strings.CutPrefix(l, "L")
+	i := 0
+	for ok && i < len(digits) && '0' <= digits[i] && digits[i] <= '9' {
+		i++
+	}
+	return ok && i > 0 && i < len(digits) && digits[i] == ':'
 }
 
 // globSummary describes a file list by extension and by folder.

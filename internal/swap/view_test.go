@@ -153,6 +153,20 @@ func TestGrepAndGlobSummaries(t *testing.T) {
 	if !strings.Contains(view, "400 matching lines in 7 files; most matches: src/file0.ts (58)") {
 		t.Errorf("grep view:\n%s", view)
 	}
+	// Gemini CLI's grep_search groups the matches by file.
+	g.Reset()
+	g.WriteString("Found 300 matches for pattern \"TODO\" in the workspace directory:\n")
+	for f := range 3 {
+		fmt.Fprintf(&g, "---\nFile: src/file%d.ts\n", f)
+		for i := range 100 + (f-1)*20 {
+			fmt.Fprintf(&g, "L%d: // TODO item %d\n", i+1, i)
+		}
+	}
+	g.WriteString("---\n")
+	view, _ = View(Item{ID: "g", Tool: "Grep", Text: g.String(), Exit: NoExit}, budget)
+	if !strings.Contains(view, "300 matching lines in 3 files; most matches: src/file2.ts (120), src/file1.ts (100), src/file0.ts (80)") {
+		t.Errorf("Gemini grep view:\n%s", view)
+	}
 	var l strings.Builder
 	for i := range 300 {
 		fmt.Fprintf(&l, "src/components/c%d.tsx\n", i)
