@@ -202,8 +202,19 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 	if !strings.Contains(first.Stderr, "Hook system message: ctxkeep: context ") {
 		t.Errorf("the user got no warning:\n%s", first.Stderr)
 	}
+	// A resume in another minute than the session began leaves a stray chat
+	// named for that minute, which SessionStart names, while the
+	// conversation goes on in the first: make it so whatever the clock says,
+	// the first chat named for a minute long past.
+	chat := h.Chat(first.SessionID)
+	if err := os.Rename(chat, filepath.Join(filepath.Dir(chat), "session-2000-01-01T00-00-"+first.SessionID[:8]+".jsonl")); err != nil {
+		t.Fatal(err)
+	}
 	h.API.Script(fakegemini.Shell("call_post", "echo totals posted"), fakegemini.Say("second prompt done"))
 	h.Resume("now post the totals")
+	if strays, _ := filepath.Glob(filepath.Join(filepath.Dir(chat), "session-*-"+first.SessionID[:8]+".jsonl")); len(strays) != 2 {
+		t.Errorf("the resume left no stray chat: %v", strays)
+	}
 	// With so low a threshold the CLI compresses again after the tool call
 	// of the resumed prompt, asking for the snapshot updated: the first
 	// compression is the one at the prompt.
@@ -255,7 +266,7 @@ func TestGeminiRestoresAfterCompression(t *testing.T) {
 	}
 	// `ctxkeep context` tells the usage of the Gemini session, each
 	// compression counted.
-	report := ck.run("context", first.SessionID)
+	report := ck.run("context", first.SessionID[:8])
 	compressions := fmt.Sprintf("compressions %d", len(sums))
 	for _, want := range []string{"session " + first.SessionID + " (Gemini CLI, gemini-2.5-pro)", compressions} {
 		if !strings.Contains(report, want) {

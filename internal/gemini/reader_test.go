@@ -157,3 +157,37 @@ func TestReadMetaAndFind(t *testing.T) {
 		t.Errorf("report: %+v %v", r, err)
 	}
 }
+
+// A resume in another minute than the session began leaves a stray chat
+// named for that minute (its header and session context only), which
+// SessionStart names while the conversation goes on in the first: the
+// first is the session's chat, for the hooks, `archive --all` and Find. A
+// chat of another session whose id starts alike is its own.
+func TestSessionChatPassesOverAResumesStrayFile(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "tmp", "project", "chats")
+	os.MkdirAll(dir, 0o700)
+	data, _ := os.ReadFile("testdata/resumed-compressed.jsonl")
+	header, _, _ := strings.Cut(string(data), "\n")
+	first := filepath.Join(dir, "session-2026-11-28T17-45-e0a34b33.jsonl")
+	stray := filepath.Join(dir, "session-2026-11-28T17-52-e0a34b33.jsonl")
+	other := filepath.Join(dir, "session-2026-11-28T18-00-e0a34b33.jsonl")
+	os.WriteFile(first, data, 0o600)
+	os.WriteFile(stray, []byte(header+"\n"), 0o600)
+	os.WriteFile(other, []byte(strings.Replace(header, "e0a34b33-5ee5", "e0a34b33-0000", 1)+"\n"), 0o600)
+	const id = "e0a34b33-5ee5-404d-82ad-657999ab4b69"
+	for _, p := range []string{first, stray} {
+		if got := SessionChat(p, id); got != first {
+			t.Errorf("SessionChat(%s) = %s", filepath.Base(p), filepath.Base(got))
+		}
+	}
+	if got := SessionChat(other, "e0a34b33-0000-404d-82ad-657999ab4b69"); got != other {
+		t.Errorf("another session's chat: %s", filepath.Base(got))
+	}
+	if chats, err := Chats(home); err != nil || len(chats) != 2 || chats[0] != first || chats[1] != other {
+		t.Errorf("Chats: %v %v", chats, err)
+	}
+	if got, err := Find(home, "e0a34b33-5ee5"); err != nil || got != first {
+		t.Errorf("Find = %q, %v", got, err)
+	}
+}

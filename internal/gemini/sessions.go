@@ -13,15 +13,60 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
-// Chats lists the chat files under home, oldest first (their names start
-// with the time they were created).
+// Chats lists the chat of each session under home, oldest first (their
+// names start with the time they were created); not the stray files a
+// resume leaves (SessionChat).
 func Chats(home string) ([]string, error) {
 	paths, err := filepath.Glob(ChatsGlob(home))
 	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(paths, func(a, b string) int { return strings.Compare(filepath.Base(a), filepath.Base(b)) })
-	return paths, nil
+	seen := map[string]bool{} // folder and short id of the chats kept
+	kept := paths[:0]
+	for _, p := range paths {
+		key := filepath.Join(filepath.Dir(p), shortID(p))
+		if seen[key] && SessionChat(p, sessionOf(p)) != p {
+			continue
+		}
+		seen[key] = true
+		kept = append(kept, p)
+	}
+	return kept, nil
+}
+
+// sessionOf is the session id a chat's header names; "" when unreadable.
+func sessionOf(path string) string {
+	meta, err := ReadMeta(path)
+	if err != nil {
+		return ""
+	}
+	return meta.ID
+}
+
+// SessionChat is the chat file the CLI writes session to, given a chat of
+// it at path (a hook's transcript_path, checked by ValidChat). Gemini CLI
+// 0.61.0, resuming a session in another minute than the one its chat is
+// named for, creates a chat named for the new minute (a header and the
+// session context, nothing more) and goes on writing the conversation in
+// the first; SessionStart names the new one, the later events the first.
+// So a session's chat is the oldest in its folder named for its id whose
+// header names it: path itself when there is no other.
+func SessionChat(path, session string) string {
+	if len(session) < 8 {
+		return path
+	}
+	same, err := filepath.Glob(filepath.Join(globEscape(filepath.Dir(path)), "session-*-"+globEscape(session[:8])+".jsonl"))
+	if err != nil || len(same) < 2 {
+		return path
+	}
+	slices.SortFunc(same, func(a, b string) int { return strings.Compare(filepath.Base(a), filepath.Base(b)) })
+	for _, p := range same {
+		if p == path || sessionOf(p) == session {
+			return p
+		}
+	}
+	return path
 }
 
 // Find returns the chat of the session whose id is id or starts with it

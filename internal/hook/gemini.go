@@ -47,6 +47,18 @@ var geminiHandlers = map[string]handler{
 	"SessionEnd":   all(indexJournal, proveReplacements, archiveTurn, tendAtSessionEnd),
 }
 
+// geminiSessionChat points the call at the chat the CLI writes the
+// session to: after a resume in another minute than the session began,
+// some events (SessionStart) name a stray chat file of the resume, nearly
+// empty, whose reading would reset the cursors of watch, keep and proof
+// (gemini.SessionChat). It runs before the handler and the journal, which
+// records the path.
+func (c *Call) geminiSessionChat() {
+	if c.Agent == ctxkeep.AgentGemini && c.validChat() == nil {
+		c.Event.TranscriptPath = gemini.SessionChat(c.Event.TranscriptPath, c.Event.SessionID)
+	}
+}
+
 // geminiCallID stands for the id of the call an event is about: Gemini's
 // tool payloads carry none. The event's time, tool and input make one
 // that is the same for no two calls of a session.

@@ -104,6 +104,7 @@ func runAs(start time.Time, agent string, env app.Env, stdin io.Reader, stdout i
 	}
 	c := &Call{App: a, Agent: agent, Event: ev, Payload: payload, Config: cfg, logf: logf}
 	defer c.close()
+	c.geminiSessionChat()
 
 	reply, outcome, err := dispatch(c, table)
 	if err != nil {
