@@ -198,3 +198,31 @@ func TestGeminiPreCompressArchives(t *testing.T) {
 		t.Fatalf("chunks: %+v %v", heads, err)
 	}
 }
+
+// After a resume in another minute than the session began, SessionStart
+// names a stray chat of the resume (a header, nothing of the
+// conversation): the hooks read the session's first chat all the same,
+// and the journal records it.
+func TestGeminiReadsTheSessionsFirstChat(t *testing.T) {
+	g := newGeminiFixture(t)
+	data, _ := os.ReadFile(g.chat)
+	data = bytes.ReplaceAll(data, []byte("1cd246ab-7034-4ba9-8f7a-76f689c2fcf2"), []byte(session)) // the chat's header names the session
+	os.WriteFile(g.chat, data, 0o600)
+	header, _, _ := strings.Cut(string(data), "\n")
+	stray := filepath.Join(filepath.Dir(g.chat), "session-2026-11-28T18-30-"+session[:8]+".jsonl")
+	os.WriteFile(stray, []byte(header+"\n"), 0o600)
+	g.call("PreCompress", map[string]any{"transcript_path": stray})
+	st, err := store.Open(context.Background(), g.dirs().IndexDB(), g.dirs().Blobs(), store.Existing, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if heads, err := st.ChunkHeads(context.Background(), session); err != nil || len(heads) == 0 {
+		t.Errorf("archived from the stray chat: %+v %v", heads, err)
+	}
+	for _, e := range g.journal(session) {
+		if e.Transcript != g.chat {
+			t.Errorf("journal: %s %s", e.Event, e.Transcript)
+		}
+	}
+}
