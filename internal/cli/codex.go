@@ -272,7 +272,7 @@ func archiveCodex(ctx context.Context, st ctxkeep.Local, abs string) (archived, 
 // the report (how full, the thresholds, compactions, swaps, a timeline of
 // the responses). The breakdown by category reads Claude Code's
 // transcripts only.
-func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error {
+func (a *app) codexContext(ctx context.Context, path string, asJSON bool, c chosen) error {
 	r, err := codex.ReadReport(path)
 	if err != nil {
 		return err
@@ -292,9 +292,14 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 		}
 	}
 	if asJSON {
-		return a.printJSON(map[string]any{"agent": ctxkeep.AgentCodex, "session_id": r.ID, "transcript": path, "report": r,
-			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": k.Entries, "swapped_out_tokens": k.Tokens, "kept": k})
+		doc := map[string]any{"agent": ctxkeep.AgentCodex, "session_id": r.ID, "transcript": path, "report": r,
+			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": k.Entries, "swapped_out_tokens": k.Tokens, "kept": k}
+		if o := a.otherProject(c); o.Project != "" {
+			doc["other_project"], doc["note"] = o.Project, o.Note
+		}
+		return a.printJSON(doc)
 	}
+	a.sayElsewhere(c)
 	w := a.Stdout
 	fmt.Fprintf(w, "session %s (Codex %s, %s)\n", r.ID, r.CLIVersion, r.Model)
 	fmt.Fprintf(w, "  transcript  %s\n", path)
@@ -325,32 +330,52 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 	return nil
 }
 
-// latestRollout is the Codex session replay takes when there is no Claude
-// Code session: this project's latest rollout, else the latest of any
-// project; "" when there is none. A person at a terminal is told which.
-// Only the newest maxLookedAt rollouts are looked at (each one's first
-// line is read for its folder).
-func (a *app) latestRollout() string {
+// latestRollout is this project's latest Codex rollout, or with
+// anyProject and none of this project, the latest of any project (marked
+// as another project's); ok is false when there is none. A person at a
+// terminal is told which. Only the newest maxLookedAt rollouts are looked
+// at (each one's first line is read for its folder).
+func (a *app) latestRollout(anyProject bool) (chosen, bool) {
 	const maxLookedAt = 200
 	paths, _ := codex.Rollouts(a.codexHome())
-	newest := ""
+	var newest chosen
 	for i := len(paths) - 1; i >= 0 && i >= len(paths)-maxLookedAt; i-- {
 		meta, err := codex.ReadMeta(paths[i])
 		if err != nil {
 			continue
 		}
-		if newest == "" {
-			newest = paths[i]
+		root := project.Root("", meta.Cwd)
+		if newest.Path == "" {
+			newest = chosen{Path: paths[i], Elsewhere: orDash(root)}
 		}
-		if project.Root("", meta.Cwd) == a.projectDir() {
-			a.note("no Claude Code session; the latest Codex session of this project: %s (%s)", meta.ID, paths[i])
-			return paths[i]
+		if root == a.projectDir() {
+			a.note("no Claude Code session of this project; its latest Codex session: %s (%s)", meta.ID, paths[i])
+			return chosen{Path: paths[i]}, true
 		}
 	}
-	if newest != "" {
-		a.note("no Claude Code session, and no Codex session of this project (%s); the latest Codex session: %s", a.projectDir(), newest)
+	return newest, anyProject && newest.Path != ""
+}
+
+// latestSession is the session context and replay are about when none is
+// named: the Claude Code session the command runs in, else this project's
+// latest Claude Code session, else its latest Codex session; else, when
+// this project has none, the latest of any project (Claude Code's first),
+// marked as another project's. errNoSession when there is none at all.
+func (a *app) latestSession() (chosen, error) {
+	c, err := a.latestTranscript(false)
+	if !errors.Is(err, errNoSession) {
+		return c, err
 	}
-	return newest
+	if c, ok := a.latestRollout(false); ok {
+		return c, nil
+	}
+	if c, err := a.latestTranscript(true); !errors.Is(err, errNoSession) {
+		return c, err
+	}
+	if c, ok := a.latestRollout(true); ok {
+		return c, nil
+	}
+	return chosen{}, noSession("no Claude Code or Codex session: none under %s or %s", a.projectsDir(), codex.SessionsDir(a.codexHome()))
 }
 
 // findCodex resolves `context SESSION` to a Codex rollout: a rollout path,

@@ -32,9 +32,10 @@ named apart). A session whose context went past the configured window without co
 larger one: the report takes the next known window (1M) and says it was inferred.
 
 SESSION is a session id, a unique prefix of one, or a transcript path. Default: the session the
-command runs in (from the agent's Bash), else this project's latest, else the latest of any
-project (a terminal is told which). --html writes a self-contained page (no network, no
-external assets). Definitions: docs/WATCH.md.
+command runs in (from the agent's Bash), else this project's latest (Claude Code's, else
+Codex's), else the latest of any project, which the report then says is another project's (a
+"note:" line first, "other_project" and "note" with --json). --html writes a self-contained
+page (no network, no external assets). Definitions: docs/WATCH.md.
 
 For a Codex CLI session (its id or a prefix under $CODEX_HOME/sessions, or its rollout) it
 prints the usage part only: the context now, the window and the compaction point, the peak, the
@@ -66,8 +67,16 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 	if len(pos) == 1 {
 		arg = pos[0]
 	}
+	c := chosen{Path: arg}
+	if arg == "" {
+		var err error
+		if c, err = a.latestSession(); err != nil {
+			return hint(err, "name a session (an id, a unique prefix or a transcript path)")
+		}
+		arg = c.Path
+	}
 	if path, ok := a.findCodex(arg); ok {
-		return a.codexContext(ctx, path, o.json)
+		return a.codexContext(ctx, path, o.json, c)
 	}
 	r, err := a.contextReport(ctx, arg)
 	if err != nil {
@@ -80,13 +89,22 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	switch {
 	case o.json:
-		return a.printJSON(r)
+		return a.printJSON(contextDoc{r, a.otherProject(c)})
 	case o.html != "":
+		a.sayElsewhere(c)
 		fmt.Fprintf(a.Stdout, "wrote %s\n", o.html)
 	default:
+		a.sayElsewhere(c)
 		breakdown.WriteText(a.Stdout, r, o.width)
 	}
 	return nil
+}
+
+// contextDoc is `ctxkeep context --json`: the report, and what it says
+// of a session taken from another project.
+type contextDoc struct {
+	*breakdown.Report
+	otherProject
 }
 
 func writeHTMLFile(path string, r *breakdown.Report) error {
@@ -99,7 +117,7 @@ func writeHTMLFile(path string, r *breakdown.Report) error {
 }
 
 func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report, error) {
-	path, err := a.sessionTranscript(arg)
+	path, err := a.findTranscript(arg)
 	if err != nil {
 		return nil, err
 	}
@@ -139,19 +157,6 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 		r.Timeline.Points, r.Timeline.Compactions, r.Timeline.Swaps = orEmpty(r.Timeline.Points), orEmpty(r.Timeline.Compactions), orEmpty(r.Timeline.Swaps)
 	}
 	return r, err
-}
-
-// sessionTranscript is the transcript a command about one session works
-// on: the one arg names, or the latest (latestTranscript).
-func (a *app) sessionTranscript(arg string) (string, error) {
-	if arg != "" {
-		return a.findTranscript(arg)
-	}
-	path, err := a.latestTranscript()
-	if errors.Is(err, errNoSession) {
-		return "", hint(err, "name a session (an id, a unique prefix or a transcript path)")
-	}
-	return path, err
 }
 
 // sessionSwaps lists what swap stored of the session's main thread, each
