@@ -2,12 +2,14 @@ package claudecode
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -84,6 +86,10 @@ const (
 // wraps ErrChangedMeanwhile. A read-only file (ErrReadOnly) and a link to
 // nothing (ErrDanglingLink) are refused: the user set them up that way.
 //
+// An edit whose result holds the same JSON as a version of the file one of
+// its backups keeps writes that version's bytes (asWritten): uninstall
+// after install gives the user's file back byte for byte.
+//
 // If edit fails, nothing is written and the error names the file.
 func ApplyFile(path string, edit func([]byte) ([]byte, bool, error), opt ApplyOptions) (ApplyResult, error) {
 	res := ApplyResult{Path: path}
@@ -137,7 +143,59 @@ func editFile(path, target string, edit func([]byte) ([]byte, bool, error)) (was
 	if out, changed, err = edit(was.data); err != nil {
 		return was, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
+	if changed {
+		out = asWritten(path, out)
+	}
 	return was, out, changed, nil
+}
+
+// asWritten returns out, or when out holds the same JSON, member for
+// member in the same order, as a version of the file kept in one of its
+// backups (the newest first), that version's bytes: an edit that undoes
+// ctxkeep's (uninstall after install) gives the user's file back byte for
+// byte, however it was written (on one line, indented with tabs…).
+func asWritten(path string, out []byte) []byte {
+	names, err := filepath.Glob(globEscape(path) + ".ctxkeep-backup-*")
+	if err != nil || len(names) == 0 {
+		return out
+	}
+	want, ok := jsonTokens(out)
+	if !ok {
+		return out
+	}
+	sort.Slice(names, func(i, j int) bool { return backupOrder(names[i]) > backupOrder(names[j]) })
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		if got, ok := jsonTokens(data); ok && slices.Equal(got, want) {
+			if bytes.Equal(data, out) {
+				return out
+			}
+			return data
+		}
+	}
+	return out
+}
+
+// jsonTokens is a JSON document as its sequence of tokens (members in
+// their order, numbers as written), whatever its spacing; ok is false when
+// data is not one JSON value.
+func jsonTokens(data []byte) ([]string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var toks []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return toks, len(toks) > 0
+		}
+		if err != nil {
+			return nil, false
+		}
+		toks = append(toks, fmt.Sprintf("%T:%v", tok, tok))
+	}
 }
 
 // errChanged calls a replacement off: the file is not as it was read.

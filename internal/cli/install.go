@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -150,6 +152,11 @@ func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
 		}
 		return a.installMCP(reg, true)
 	}
+	if o.status.replaced != nil {
+		if err := a.keepReplacedStatusLine(path, o.status.replaced); err != nil {
+			return err
+		}
+	}
 	if res.Changed {
 		fmt.Fprintf(a.Stdout, "installed ctxkeep's hooks for %d events in %s (%s settings)\n", len(reg.Hooks), path, scope)
 		if res.Backup != "" {
@@ -286,11 +293,12 @@ var uninstallCmd = &command{
 	group:   groupSetup,
 	long: `Removes ctxkeep's handlers (and the groups, events and hooks object they leave empty), and the
 statusLine when it is ctxkeep's, and (for the user) ctxkeep's MCP server from ~/.claude.json, and
-nothing else: your own hooks and servers stay as you wrote them.
-Install followed by uninstall gives back the original file byte for byte when it was formatted
-with two spaces. The pin slash commands ctxkeep wrote go too (yours of the same name stay), and
-their folder when ctxkeep's were all it held, unless ctxkeep is still registered in another scope
-that uses the same folder. Stored data is kept; the command says where it is.
+nothing else: your own hooks and servers stay as you wrote them, and the statusLine that
+` + "`install --statusline --force`" + ` replaced is put back. Install followed by uninstall gives back
+each file byte for byte, however it was formatted, when nothing else changed in it. The pin
+slash commands ctxkeep wrote go too (yours of the same name stay), and their folder when
+ctxkeep's were all it held, unless ctxkeep is still registered in another scope that uses the
+same folder. Stored data is kept; the command says where it is.
 
 --agent codex removes ctxkeep's hooks from $CODEX_HOME/hooks.json and their trust from
 config.toml (your hooks that move up keep their trust); plain uninstall does it too where ctxkeep
@@ -337,9 +345,15 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 		}
 		return nil
 	}
-	res, err := claudecode.ApplyFile(path, removeAll, claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
+	replaced, _ := a.replacedStatusLines()
+	res, err := claudecode.ApplyFile(path, removeAll(replaced[path]), claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
 	if err != nil {
 		return malformedHint(err, path)
+	}
+	if !o.dryRun && replaced[path] != nil {
+		if err := a.keepReplacedStatusLine(path, nil); err != nil {
+			return err
+		}
 	}
 	if o.dryRun {
 		if err := a.printDryRun(res, "uninstall"); err != nil {
@@ -356,6 +370,9 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s\n", path)
 	} else {
 		fmt.Fprintf(a.Stdout, "removed ctxkeep's hooks from %s (backup: %s)\n", path, res.Backup)
+		if replaced[path] != nil {
+			fmt.Fprintf(a.Stdout, "put back your statusLine, which `install --statusline --force` had replaced: %s\n", compactJSON(replaced[path]))
+		}
 	}
 	if scope == claudecode.User {
 		if err := a.uninstallMCP(false); err != nil {
@@ -417,4 +434,13 @@ func hookExecutable(exe string) string {
 		return h
 	}
 	return exe
+}
+
+// compactJSON is a JSON value on one line, for a message.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return cell(string(raw), 200)
+	}
+	return cell(b.String(), 200)
 }
