@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -38,4 +39,21 @@ func files(ts *testscript.TestScript, neg bool, args []string) {
 	if (len(got) == want) == neg {
 		ts.Fatalf("%d files match %s: %v", len(got), args[1], got)
 	}
+}
+
+// event NAME FILE [KEY=VALUE...] writes a hook event NAME for the scripts'
+// session (scriptEvent) with the fields given, as strings.
+func event(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: event NAME FILE [KEY=VALUE...]")
+	}
+	fields := map[string]any{"hook_event_name": args[0]}
+	for _, kv := range args[2:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			ts.Fatalf("event: %q is not KEY=VALUE", kv)
+		}
+		fields[k] = v
+	}
+	writeEvent(ts, args[1], scriptEvent(ts, fields))
 }

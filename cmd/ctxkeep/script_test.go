@@ -50,6 +50,7 @@ func TestScript(t *testing.T) {
 			"chop":        chop,
 			"randbytes":   randBytes, // cli_script_test.go
 			"files":       files,
+			"event":       event, // cli_script_test.go
 		},
 	})
 }

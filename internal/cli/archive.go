@@ -10,6 +10,7 @@ import (
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/project"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -24,7 +25,8 @@ under ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects), and every Codex CLI r
 $CODEX_HOME/sessions (default ~/.codex). The session id is the file's name, the project the
 first working directory it records; a Codex rollout says both on its first line (the project is
 the git root of that directory). Archiving a transcript again writes only
-what changed. Exit status 1 if any transcript could not be archived (the others are).`,
+what changed. A file none of whose lines is a conversation's (neither a transcript nor a rollout)
+is refused. Exit status 1 if any transcript could not be archived (the others are).`,
 	examples: []string{"ctxkeep archive --all", "ctxkeep archive ~/old-laptop/projects/*/*.jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &archiveOptions{}
@@ -125,8 +127,8 @@ func (r archiveReport) print(a *app) {
 		}
 		turns, written = turns+one.Turns, written+one.Written
 	}
-	fmt.Fprintf(a.Stdout, "archived %d transcript(s): %d turns, %d chunk(s) written (unchanged ones are skipped)\n",
-		len(r.Archived)-r.Failed, turns, written)
+	fmt.Fprintf(a.Stdout, "archived %d transcript(s): %s, %d chunk(s) written (unchanged ones are skipped)\n",
+		len(r.Archived)-r.Failed, text.Plural(turns, "turn"), written)
 	a.tip("search them with `ctxkeep search --all WORDS`")
 }
 
@@ -136,6 +138,10 @@ func archiveOne(ctx context.Context, st ctxkeep.Local, path string) archived {
 		return r
 	}
 	r := archived{Transcript: abs, Session: sessionOf(abs), Agent: ctxkeep.AgentClaudeCode}
+	if err := checkTranscript(abs); err != nil {
+		r.Error = err.Error()
+		return r
+	}
 	r.Project = projectOf(abs)
 	res, err := keep.ArchiveAll(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs}, nil)
 	if err != nil {
@@ -144,6 +150,33 @@ func archiveOne(ctx context.Context, st ctxkeep.Local, path string) archived {
 	}
 	r.Turns, r.Written, r.Problems = res.Turns, res.Written, res.Problems
 	return r
+}
+
+// checkTranscript refuses a file that is not a conversation, as purge and
+// replay do: one none of whose lines is a Claude Code transcript record of
+// a session (a Codex rollout is told apart before).
+func checkTranscript(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file")
+	}
+	sc := transcript.NewScanner(f, transcript.Cursor{})
+	lines := 0
+	for sc.Scan() {
+		lines++
+		if rec := sc.Record(); rec.SessionID != "" || rec.Message != nil {
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	lines += len(sc.Problems())
+	return fmt.Errorf("not a Claude Code transcript nor a Codex rollout: none of its %d line(s) is a conversation's; nothing was archived from it", lines)
 }
 
 // projectOf is the project of the working directory the session started
