@@ -19,7 +19,8 @@ var pinCmd = &command{
 	long: `Sets a stored output's pin. Prune takes unpinned outputs first, soft pins only when nothing
 unpinned is left and the store is still over its size, hard pins never. ID is an entry id or a
 unique prefix; last is the output stored last (in the session of $CLAUDE_CODE_SESSION_ID when
-run from the agent's Bash, else in any). In a prompt,
+run from the agent's Bash, else in any). Without --level, an output already pinned harder keeps
+its level; without --reason, it keeps its reason. In a prompt,
 ` + "`ccm:pin last|next|start|end [hard] [reason=\"…\"]`" + ` and the slash commands /pin-last, /pin-next,
 /pin-start, /pin-end do the same (docs/TEND.md).`,
 	examples: []string{
@@ -28,7 +29,7 @@ run from the agent's Bash, else in any). In a prompt,
 	},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &pinOptions{}
-		fs.StringVar(&o.level, "level", pin.DefaultLevel.String(), "how strongly to keep it, `LEVEL`: none, soft or hard")
+		fs.StringVar(&o.level, "level", "", "how strongly to keep it, `LEVEL`: none, soft or hard (default: soft, or the higher level the output already has)")
 		fs.StringVar(&o.reason, "reason", "", "why it is kept, `R`, shown by `ctxkeep pins`")
 		return o.run
 	},
@@ -48,7 +49,7 @@ An output that was not pinned is left as it is, and the command says so.`,
 			if len(pos) != 1 {
 				return usageErrorf("unpin takes one entry id, or last").withHint("run `ctxkeep pins` to see what is pinned")
 			}
-			return a.setPin(ctx, pos[0], ctxkeep.PinNone, "")
+			return a.setPin(ctx, pos[0], ctxkeep.PinNone, true, "")
 		}
 	},
 }
@@ -59,16 +60,21 @@ func (o *pinOptions) run(ctx context.Context, a *app, pos []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("pin takes one entry id, or last").withHint("run `ctxkeep list` to see the ids")
 	}
-	l, err := ctxkeep.ParsePinLevel(o.level)
-	if err != nil {
-		return usageErrorf("%v", err)
+	l := pin.DefaultLevel
+	if o.level != "" {
+		var err error
+		if l, err = ctxkeep.ParsePinLevel(o.level); err != nil {
+			return usageErrorf("bad --level: %v", err)
+		}
 	}
-	return a.setPin(ctx, pos[0], l, o.reason)
+	return a.setPin(ctx, pos[0], l, o.level != "", o.reason)
 }
 
 // setPin pins id, or with "last" the output stored last (in the agent's
 // session when run from inside one, else in any), and says what changed.
-func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason string) error {
+// Without a level given (levelSet), the output keeps a higher level than
+// the default, and without a reason, the reason it has.
+func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, levelSet bool, reason string) error {
 	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
@@ -77,8 +83,9 @@ func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason 
 	if err != nil {
 		return err
 	}
+	l, reason = pin.Merge(before, l, levelSet, reason)
 	what := fmt.Sprintf("%s (%s %s)", before.ID, before.Tool, cell(before.Input, 60))
-	if before.PinLevel == l && (reason == "" || reason == before.PinReason) {
+	if before.PinLevel == l && reason == before.PinReason {
 		if l == ctxkeep.PinNone {
 			fmt.Fprintf(a.Stdout, "%s was not pinned; nothing changed\n", what)
 		} else {
