@@ -164,7 +164,7 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 // are checked first (internal/proof), as Stop would. Without an index
 // there is nothing to mark, which is not an error.
 func (a *app) sessionSwaps(ctx context.Context, session, transcript string) []breakdown.Swap {
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
 	if err != nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -50,13 +51,17 @@ func (o *listOptions) run(ctx context.Context, a *app, pos []string) error {
 	if o.session != "" && o.all {
 		return usageErrorf("choose one of --session and --all")
 	}
-	st, err := a.openStore(ctx)
-	if err != nil {
+	var r listResult
+	st, err := a.storeIfAny(ctx)
+	switch {
+	case errors.Is(err, errNoStore):
+		r.Entries = []ctxkeep.Entry{}
+	case err != nil:
 		return err
-	}
-	r, err := o.result(ctx, a, st)
-	if err != nil {
-		return err
+	default:
+		if r, err = o.result(ctx, a, st); err != nil {
+			return err
+		}
 	}
 	if o.json {
 		return a.printJSON(r)

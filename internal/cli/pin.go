@@ -75,7 +75,7 @@ func (o *pinOptions) run(ctx context.Context, a *app, pos []string) error {
 // Without a level given (levelSet), the output keeps a higher level than
 // the default, and without a reason, the reason it has.
 func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, levelSet bool, reason string) error {
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
 	if err != nil {
 		return err
 	}
@@ -153,18 +153,21 @@ func (o *pinsOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := noArgs("pins", pos); err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
-	if err != nil {
-		return err
-	}
 	d, err := a.dirs()
 	if err != nil {
 		return err
 	}
 	var r pinsReport
-	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Pinned: true, Latest: true})
-	if err != nil {
+	var es []ctxkeep.Entry
+	st, err := a.storeIfAny(ctx)
+	switch {
+	case errors.Is(err, errNoStore):
+	case err != nil:
 		return err
+	default:
+		if es, err = st.Entries(ctx, ctxkeep.EntryFilter{Pinned: true, Latest: true}); err != nil {
+			return err
+		}
 	}
 	w, err := pin.DirIn(d.State).List()
 	if err != nil {

@@ -111,6 +111,13 @@ func (o *pruneOptions) run(ctx context.Context, a *app, pos []string) error {
 		return err
 	}
 	st, err := a.pruneStore(ctx, o.dryRun)
+	if errors.Is(err, errNoStore) {
+		if o.json {
+			return a.printJSON(map[string]any{"dry_run": o.dryRun, "plan": map[string]any{"items": []any{}}, "frees_bytes": 0, "note": "no store yet: nothing to prune"})
+		}
+		fmt.Fprintln(a.Stdout, "no store yet: nothing to prune")
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -158,7 +165,10 @@ func (o *pruneOptions) run(ctx context.Context, a *app, pos []string) error {
 // of it changes (ctxkeep.OpenReadOnly).
 func (a *app) pruneStore(ctx context.Context, dryRun bool) (ctxkeep.Local, error) {
 	if !dryRun {
-		return a.openStore(ctx)
+		return a.storeIfAny(ctx)
+	}
+	if !a.hasStore() {
+		return nil, errNoStore
 	}
 	r, err := a.env()
 	if err != nil {

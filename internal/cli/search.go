@@ -106,7 +106,10 @@ func (o *searchOptions) run(ctx context.Context, a *app, words []string) error {
 	if o.team {
 		return o.runTeam(ctx, a, words) // teamsearch.go
 	}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
+	if errors.Is(err, errNoStore) && o.session == "" {
+		return o.noStore(a, strings.Join(words, " "))
+	}
 	if err != nil {
 		return err
 	}
@@ -196,4 +199,18 @@ func (r searchReport) print(a *app) {
 		printSnippet(a, h.Snippet)
 	}
 	a.tip("print a step exactly with `ctxkeep recall KEY`, its whole turn with `ctxkeep recall SESSION:TURN`")
+}
+
+// noStore is the answer of a search where nothing was ever stored: no
+// match, and nothing is archived yet.
+func (o *searchOptions) noStore(a *app, query string) error {
+	r := searchReport{Query: query, Scope: "project", Project: a.projectDir(), Results: []searchResult{}, empty: true}
+	if o.all {
+		r.Scope, r.Project = "all", ""
+	}
+	if o.json {
+		return a.printJSON(r)
+	}
+	r.print(a)
+	return nil
 }

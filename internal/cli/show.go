@@ -71,7 +71,7 @@ func (o *showOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := o.validate(pos); err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
 	if err != nil {
 		return err
 	}
