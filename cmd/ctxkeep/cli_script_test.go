@@ -2,6 +2,7 @@ package main
 
 import (
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -56,4 +57,32 @@ func event(ts *testscript.TestScript, neg bool, args []string) {
 		fields[k] = v
 	}
 	writeEvent(ts, args[1], scriptEvent(ts, fields))
+}
+
+// silentserver VAR starts, for the rest of the script, a TCP server on
+// 127.0.0.1 that accepts connections and never answers, and sets VAR to
+// its port.
+func silentServer(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: silentserver VAR")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	ts.Defer(func() { ln.Close() })
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c) // read nothing, answer nothing
+		}
+	}()
+	ts.Setenv(args[0], strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 }

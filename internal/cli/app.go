@@ -8,8 +8,6 @@ import (
 	"os"
 
 	"github.com/ctxkeep/ctxkeep"
-
-	"github.com/ctxkeep/ctxkeep"
 	ctxapp "github.com/ctxkeep/ctxkeep/internal/app"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
@@ -95,7 +93,7 @@ var errNoStore = ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing is stored yet: the
 // storeIfAny opens the store when there is one, errNoStore when the index
 // was never made: the commands that only read (doctor, list, stats, pins,
 // search, optimize) leave an empty HOME as they found it.
-func (a *app) storeIfAny(ctx context.Context) (*store.Store, error) {
+func (a *app) storeIfAny(ctx context.Context) (ctxkeep.Local, error) {
 	if !a.hasStore() {
 		return nil, hint(errNoStore, "`ctxkeep install` prepares it; the hooks store tool outputs and archive sessions from then on")
 	}
@@ -127,5 +125,6 @@ func (a *app) close() {
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.Stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "2>&1", not "2\u003e\u00261": a document for programs and people, not a web page
 	return enc.Encode(v)
 }

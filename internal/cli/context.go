@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,11 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 	if o.width < 40 {
 		return usageErrorf("bad --width %d: want 40 columns or more", o.width)
 	}
+	if o.html != "" {
+		if err := writableFolder(o.html); err != nil {
+			return err
+		}
+	}
 	arg := ""
 	if len(pos) == 1 {
 		arg = pos[0]
@@ -105,6 +111,23 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 type contextDoc struct {
 	*breakdown.Report
 	otherProject
+}
+
+// writableFolder checks, before any work, that the folder of a file to
+// write is there: the error names it, not the temporary file the write
+// would have started with.
+func writableFolder(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return hint(fmt.Errorf("cannot write %s: there is no folder %s", path, dir), "create it first (mkdir -p %s), or name a file in a folder that exists", dir)
+	case err != nil:
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	case !st.IsDir():
+		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
+	}
+	return nil
 }
 
 func writeHTMLFile(path string, r *breakdown.Report) error {

@@ -119,11 +119,7 @@ func (a *app) pinTarget(ctx context.Context, st ctxkeep.Local, id string) (ctxke
 		}
 		return es[0], nil
 	}
-	e, err := st.Entry(ctx, id)
-	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
-		return e, hint(err, "run `ctxkeep list --all` to see the stored outputs")
-	}
-	return e, err
+	return a.entryByID(ctx, st, id)
 }
 
 var pinsCmd = &command{

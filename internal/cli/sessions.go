@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,10 @@ func (a *app) projectsDir() string { return filepath.Join(a.claudeDir(), "projec
 // session id or a unique prefix of one, in any project.
 func (a *app) findTranscript(arg string) (string, error) {
 	if st, err := os.Stat(arg); err == nil && !st.IsDir() || strings.ContainsRune(arg, filepath.Separator) || strings.HasSuffix(arg, ".jsonl") {
-		if _, err := os.Stat(arg); err != nil {
+		if _, err := os.Stat(arg); errors.Is(err, fs.ErrNotExist) {
+			return "", hint(ctxkeep.Errorf(ctxkeep.ErrNotFound, "no such transcript: %s does not exist", arg),
+				"name a session by its id (or a unique prefix), or give a transcript's path; `ctxkeep stats` lists the sessions ctxkeep saw")
+		} else if err != nil {
 			return "", ctxkeep.Errorf(ctxkeep.ErrNotFound, "%w", err)
 		}
 		return filepath.Abs(arg)

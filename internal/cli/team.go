@@ -102,7 +102,10 @@ func (a *app) openTeam(ctx context.Context, migrate bool) (ctxkeep.TeamAdmin, *c
 	if a.Backends.OpenTeam == nil {
 		return nil, nil, errors.New("this ctxkeep was built without the team archive")
 	}
+	p := a.progress() // a server that accepts and never answers is waited on for seconds: say so
+	p.Start("connecting to the team archive", 0)
 	db, err := a.Backends.OpenTeam(ctx, cfg.Team.DSN, migrate)
+	p.Done()
 	if err != nil {
 		return nil, nil, teamError(err)
 	}
@@ -133,6 +136,8 @@ func teamError(err error) error {
 		return hint(err, "the server refused: see its message above; `ctxkeep team status` says who you are and what you are granted")
 	case code == "3D000":
 		return hint(err, "check dbname in team.dsn")
+	case errors.Is(err, ctxkeep.ErrUnreachable) && strings.Contains(msg, "did not answer within"):
+		return hint(err, "is a PostgreSQL server listening there? check host and port in team.dsn (connect_timeout=N in it sets the wait)")
 	case errors.Is(err, ctxkeep.ErrUnreachable):
 		return hint(err, "check team.dsn and the network; what was pushed is kept, the next sync catches up")
 	}
@@ -229,7 +234,7 @@ func teamParse(a *app, fs *flag.FlagSet, args []string) ([]string, error) {
 		return nil, silentError{code: exitOK}
 	}
 	if err != nil {
-		return nil, flagError(lookup("team"), err)
+		return nil, flagError(lookup("team"), fs, err)
 	}
 	return pos, nil
 }
