@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -85,4 +86,24 @@ func silentServer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}()
 	ts.Setenv(args[0], strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+}
+
+// readevent PATH LINES FILE writes a PostToolUse event of a Read of PATH
+// whose content has LINES lines, large enough to be swapped out.
+func readEvent(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: readevent PATH LINES FILE")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var content strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&content, "  def function_%d(conn, params), do: render(conn, :show, item: %d)\n", i, i)
+	}
+	writeEvent(ts, args[2], scriptEvent(ts, map[string]any{
+		"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_use_id": "toolu_read_" + args[1],
+		"tool_input": map[string]any{"file_path": args[0]},
+		"tool_response": map[string]any{"type": "text", "file": map[string]any{"filePath": args[0], "content": content.String(),
+			"numLines": n, "startLine": 1, "totalLines": n}},
+	}))
 }

@@ -52,6 +52,7 @@ func TestScript(t *testing.T) {
 			"files":        files,
 			"event":        event, // cli_script_test.go
 			"silentserver": silentServer,
+			"readevent":    readEvent,
 		},
 	})
 }

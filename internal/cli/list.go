@@ -98,7 +98,7 @@ func (r listResult) print(a *app) {
 	tw := a.table("ID\tWHEN\tTOOL\tCHARS\tVIEW\tGOT\tCALL\tSUMMARY")
 	for _, e := range r.Entries {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", e.ID, e.CreatedAt.Local().Format("01-02 15:04"),
-			e.Tool, e.Chars, e.ViewChars, e.AccessCount, cell(e.Input, 60), cell(e.Summary, 70))
+			e.Tool, e.Chars, e.ViewChars, e.AccessCount, callCell(e.Input, 60), cell(e.Summary, 70))
 	}
 	tw.Flush()
 	if r.Session != "" {

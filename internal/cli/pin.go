@@ -84,7 +84,7 @@ func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, levelSe
 		return err
 	}
 	l, reason = pin.Merge(before, l, levelSet, reason)
-	what := fmt.Sprintf("%s (%s %s)", before.ID, before.Tool, cell(before.Input, 60))
+	what := fmt.Sprintf("%s (%s %s)", before.ID, before.Tool, callCell(before.Input, 60))
 	if before.PinLevel == l && reason == before.PinReason {
 		if l == ctxkeep.PinNone {
 			fmt.Fprintf(a.Stdout, "%s was not pinned; nothing changed\n", what)
@@ -190,7 +190,7 @@ func (r pinsReport) print(a *app) {
 		tw := a.table("ID\tLEVEL\tWHEN\tTOOL\tCHARS\tSESSION\tCALL\tREASON")
 		for _, e := range r.Pins {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.PinLevel, e.CreatedAt.Local().Format("01-02 15:04"),
-				e.Tool, e.Chars, text.Abbrev(e.SessionID), cell(e.Input, 40), orDash(cell(e.PinReason, 60)))
+				e.Tool, e.Chars, text.Abbrev(e.SessionID), callCell(e.Input, 40), orDash(cell(e.PinReason, 60)))
 		}
 		tw.Flush()
 	}

@@ -237,7 +237,7 @@ func printPrune(a *app, r pruneReport, cfg *config.Config) {
 			e := it.Entry
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", e.ID, text.Abbrev(e.SessionID), e.Tool,
 				e.CreatedAt.Local().Format("2006-01-02 15:04"), e.AccessCount, e.PinLevel, text.Bytes(it.Frees), it.Reason,
-				cell(e.Input, 40))
+				callCell(e.Input, 40))
 		}
 		tw.Flush()
 	}

@@ -247,7 +247,7 @@ func printAnalysis(a *app, an purge.Analysis) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  LINE\tBYTES\tTOOL\tTOOL_USE_ID\tCALL")
 		for _, b := range an.Biggest {
-			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", b.Line, b.Bytes, b.Tool, b.ToolUseID, cell(b.Input, 50))
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", b.Line, b.Bytes, b.Tool, b.ToolUseID, callCell(b.Input, 50))
 		}
 		tw.Flush()
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -70,6 +71,17 @@ func cell(s string, n int) string {
 
 // orEmpty makes a nil list an empty one: --json documents have [] where
 // there is nothing, never null.
+// callCell is a tool call's input as one table cell: a path (one word
+// with a slash) keeps its end, the file's name, when cut; anything else
+// its start.
+func callCell(input string, n int) string {
+	s := text.FirstLine(printable(input))
+	if strings.ContainsRune(s, '/') && !strings.ContainsAny(s, " \t") {
+		return text.CutStart(s, n)
+	}
+	return text.Cut(s, n)
+}
+
 func orEmpty[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -132,7 +132,7 @@ func (a *app) ambiguousEntry(ctx context.Context, st ctxkeep.Local, id string, e
 			continue
 		}
 		if n++; n <= 5 {
-			shown = append(shown, fmt.Sprintf("%s (%s %s)", e.ID, e.Tool, cell(e.Input, 40)))
+			shown = append(shown, fmt.Sprintf("%s (%s %s)", e.ID, e.Tool, callCell(e.Input, 40)))
 		}
 	}
 	if n > len(shown) {
