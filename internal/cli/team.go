@@ -14,7 +14,9 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
+	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/team"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
 var teamCmd = &command{
@@ -382,8 +384,8 @@ func runTeamSync(ctx context.Context, a *app, args []string) error {
 	if errors.Is(err, fsx.ErrLocked) {
 		return nil // the sync already running pushes what this one would
 	}
-	outcome := fmt.Sprintf("team sync: %d chunk(s) pushed (%d new or changed), %d output(s) (%d with text), %d project(s), in %s",
-		res.Chunks, res.Written, res.Outputs, res.Texts, res.Projects, time.Since(start).Round(time.Millisecond))
+	outcome := fmt.Sprintf("team sync: %d chunk(s) pushed (%d new or changed), %d output(s) (%d with text, %d with what the model saw), %d project(s), in %s",
+		res.Chunks, res.Written, res.Outputs, res.Texts, res.Views, res.Projects, time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		outcome = fmt.Sprintf("team sync failed after %s: %v (what was pushed is kept; the next sync resumes)", outcome, err)
 	}
@@ -430,9 +432,56 @@ func (a *app) teamSync(ctx context.Context, batch int) (team.Result, error) {
 	if err != nil {
 		return team.Result{}, err
 	}
+	views := &transcriptViews{st: st, results: map[string]map[string]string{}}
 	return team.Sync(ctx, st, db, team.Options{Projects: projects, PushOutputs: cfg.Team.PushOutputs,
-		MaxOutputBytes: cfg.Team.MaxOutputBytes, Batch: batch, Now: a.Now,
+		MaxOutputBytes: cfg.Team.MaxOutputBytes, View: views.view, Batch: batch, Now: a.Now,
 		Cursor: filepath.Join(dir, "cursor-"+team.IdentityKey(id)+".json"), Identity: id})
+}
+
+// transcriptViews gives a sync what the model saw of each stored output
+// in its place: the tool result the session's transcript holds (the view,
+// or the condensed output), read once per transcript.
+type transcriptViews struct {
+	st       ctxkeep.Local
+	sessions map[string]ctxkeep.Session // read on first use
+	results  map[string]map[string]string
+}
+
+func (v *transcriptViews) view(ctx context.Context, e ctxkeep.Entry) (string, bool) {
+	if e.ToolUseID == "" {
+		return "", false
+	}
+	path := ""
+	if cur, ok, err := v.st.Cursor(ctx, e.SessionID); err == nil && ok {
+		path = cur.Transcript // the transcript the session was archived from
+	}
+	if path == "" {
+		if v.sessions == nil {
+			v.sessions, _ = v.st.Sessions(ctx)
+		}
+		path = v.sessions[e.SessionID].Transcript // the one its hooks named
+	}
+	if path == "" {
+		return "", false
+	}
+	if e.AgentID != "" {
+		path = proof.SubagentTranscript(path, e.AgentID)
+	}
+	results, ok := v.results[path]
+	if !ok {
+		results = map[string]string{}
+		if f, err := transcript.ReadFile(path, transcript.Cursor{}); err == nil {
+			calls, _ := transcript.ToolCalls(f.Records)
+			for _, c := range calls {
+				if c.Result != nil {
+					results[c.ID] = c.Result.Text()
+				}
+			}
+		}
+		v.results[path] = results
+	}
+	text, ok := results[e.ToolUseID]
+	return text, ok
 }
 
 type teamStatus struct {
