@@ -409,7 +409,9 @@ func TestTeamViewByDefault(t *testing.T) {
 	}
 
 	b := newTeamUser(t, dsn, bob, "pw-bob", "")
-	var found struct{ Results []struct{ Key, Snippet string } }
+	var found struct {
+		Results []struct{ Key, Snippet string }
+	}
 	if err := json.Unmarshal([]byte(b.run("", "search", "--team", "--json", "TestWombatLedger")), &found); err != nil || len(found.Results) == 0 {
 		t.Fatalf("B's team search does not find the line the model saw: %+v, %v", found, err)
 	}

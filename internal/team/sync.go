@@ -43,12 +43,12 @@ type Options struct {
 	// in the step's body after the reference, so that a teammate's search
 	// finds what the model saw and their recall prints it. ok is false
 	// when it is not known (the transcript gone).
-	View func(ctx context.Context, e ctxkeep.Entry) (view string, ok bool)
-	Batch          int    // chunks per transaction (default DefaultBatch)
-	Cursor         string // the cursor file of this team archive
-	Identity       string // the team archive's identity, kept in the cursor
-	Now            func() time.Time
-	Progress       func(Result) // called after each batch, when set
+	View     func(ctx context.Context, e ctxkeep.Entry) (view string, ok bool)
+	Batch    int    // chunks per transaction (default DefaultBatch)
+	Cursor   string // the cursor file of this team archive
+	Identity string // the team archive's identity, kept in the cursor
+	Now      func() time.Time
+	Progress func(Result) // called after each batch, when set
 	// BeforePush sees each push before it is sent (tests check what
 	// leaves the machine).
 	BeforePush func(ctxkeep.TeamPush)
