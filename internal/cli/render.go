@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -75,6 +76,15 @@ func cell(s string, n int) string {
 // with a slash) keeps its end, the file's name, when cut; anything else
 // its start.
 func callCell(input string, n int) string {
+	if strings.HasPrefix(input, "{") { // a call's raw input (Write, Edit…): its file says what it was
+		var in struct {
+			FilePath     string `json:"file_path"`
+			NotebookPath string `json:"notebook_path"`
+		}
+		if json.Unmarshal([]byte(input), &in) == nil && in.FilePath+in.NotebookPath != "" {
+			input = in.FilePath + in.NotebookPath
+		}
+	}
 	s := text.FirstLine(printable(input))
 	if strings.ContainsRune(s, '/') && !strings.ContainsAny(s, " \t") {
 		return text.CutStart(s, n)
