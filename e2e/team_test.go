@@ -200,7 +200,7 @@ func TestTeamTwoUsers(t *testing.T) {
 		fmt.Fprintf(&out, "ok   \tgithub.com/acme/spotter/pkg%03d\t0.%03ds\n", i, i)
 	}
 	fmt.Fprintf(&out, "%s\ndeploy token: %s\n", line, redacttest.GitHubToken)
-	a.run(p, "list") // creates the store, as any command does
+	a.run(p, "install", "--plugin", t.TempDir()) // prepares the store (commands that only read do not)
 	ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": transcript, "cwd": p,
 		"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": id, "tool_input": map[string]any{"command": command},
 		"tool_response": map[string]any{"stdout": out.String(), "stderr": "", "interrupted": false, "isImage": false}})

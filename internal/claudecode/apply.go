@@ -349,7 +349,8 @@ func backup(path string, data []byte, perm fs.FileMode, now time.Time) (string, 
 
 // keepBackups is how many backups of a file are kept: the oldest, which
 // holds the file as it was before ctxkeep first changed it, and the
-// newest ones.
+// newest ones; and, when it is none of those, the newest version with
+// nothing of ctxkeep's in it (trimBackups).
 const keepBackups = 3
 
 // trimBackups removes the backups of path but the oldest and the newest
@@ -362,9 +363,33 @@ func trimBackups(path string) {
 		return
 	}
 	sort.Slice(names, func(i, j int) bool { return backupOrder(names[i]) < backupOrder(names[j]) })
-	for _, name := range names[1 : len(names)-(keepBackups-1)] {
+	middle := names[1 : len(names)-(keepBackups-1)]
+	// The newest version with nothing of ctxkeep's in it is the user's
+	// file as it was before ctxkeep's last install: kept too, so that
+	// uninstall gives back its bytes (asWritten) after any number of
+	// edits since.
+	for i := len(middle) - 1; i >= 0; i-- {
+		if data, err := os.ReadFile(middle[i]); err == nil && !bytes.Contains(data, []byte("ctxkeep")) {
+			if !userVersionAmong(names[len(names)-(keepBackups-1):]) {
+				middle = append(middle[:i:i], middle[i+1:]...)
+			}
+			break
+		}
+	}
+	for _, name := range middle {
 		os.Remove(name)
 	}
+}
+
+// userVersionAmong reports whether one of the backups named has nothing
+// of ctxkeep's in it.
+func userVersionAmong(names []string) bool {
+	for _, name := range names {
+		if data, err := os.ReadFile(name); err == nil && !bytes.Contains(data, []byte("ctxkeep")) {
+			return true
+		}
+	}
+	return false
 }
 
 // backupOrder is a backup's name with its counter padded, so that "-10"
