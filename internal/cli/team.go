@@ -9,8 +9,10 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
@@ -432,23 +434,29 @@ func (a *app) teamSync(ctx context.Context, batch int) (team.Result, error) {
 	if err != nil {
 		return team.Result{}, err
 	}
-	views := &transcriptViews{st: st, results: map[string]map[string]string{}}
+	views := &transcriptViews{st: st, lineMax: cfg.Limits.TranscriptLineBytes}
 	return team.Sync(ctx, st, db, team.Options{Projects: projects, PushOutputs: cfg.Team.PushOutputs,
 		MaxOutputBytes: cfg.Team.MaxOutputBytes, View: views.view, Batch: batch, Now: a.Now,
 		Cursor: filepath.Join(dir, "cursor-"+team.IdentityKey(id)+".json"), Identity: id})
 }
 
 // transcriptViews gives a sync what the model saw of each stored output
-// in its place: the tool result the session's transcript holds (the view,
-// or the condensed output), read once per transcript.
+// in its place: the tool result the session's transcript (or Codex
+// rollout) holds, which is the view, or the condensed output, when the
+// client applied the replacement. One transcript is kept read at a time:
+// a sync meets a session's chunks one after the other.
 type transcriptViews struct {
 	st       ctxkeep.Local
+	lineMax  int64
 	sessions map[string]ctxkeep.Session // read on first use
-	results  map[string]map[string]string
+	path     string                     // the transcript results holds
+	results  map[string]string          // its tool results by tool_use_id
 }
 
 func (v *transcriptViews) view(ctx context.Context, e ctxkeep.Entry) (string, bool) {
-	if e.ToolUseID == "" {
+	if e.ToolUseID == "" || e.Applied != nil && !*e.Applied {
+		// Not applied: the transcript holds the original (or another
+		// hook's output), which stays home unless team.push_outputs.
 		return "", false
 	}
 	path := ""
@@ -467,21 +475,51 @@ func (v *transcriptViews) view(ctx context.Context, e ctxkeep.Entry) (string, bo
 	if e.AgentID != "" {
 		path = proof.SubagentTranscript(path, e.AgentID)
 	}
-	results, ok := v.results[path]
-	if !ok {
-		results = map[string]string{}
-		if f, err := transcript.ReadFile(path, transcript.Cursor{}); err == nil {
-			calls, _ := transcript.ToolCalls(f.Records)
-			for _, c := range calls {
-				if c.Result != nil {
-					results[c.ID] = c.Result.Text()
-				}
+	if path != v.path || v.results == nil {
+		v.path, v.results = path, toolResults(path, v.lineMax)
+	}
+	text, ok := v.results[e.ToolUseID]
+	if !ok || e.Chars > 0 && utf8.RuneCountInString(text) >= e.Chars {
+		// As long as the original: the replacement did not take (its
+		// verdict not checked yet), and the whole text is not pushed.
+		return "", false
+	}
+	return text, true
+}
+
+// toolResults reads every tool result of a Claude Code transcript or a
+// Codex rollout, as the model got it, by tool_use_id (call_id); a file
+// that cannot be read has none.
+func toolResults(path string, lineMax int64) map[string]string {
+	results := map[string]string{}
+	if codex.IsRollout(path) {
+		f, _, err := fsx.OpenRegular(path)
+		if err != nil {
+			return results
+		}
+		defer f.Close()
+		lines := transcript.NewLineReader(f, transcript.ReadLimits{Line: int(lineMax)}, false)
+		for {
+			line, _, err := lines.Next()
+			if id, out, ok := codex.CallOutput(line); ok {
+				results[id] = out
+			}
+			if err != nil {
+				return results
 			}
 		}
-		v.results[path] = results
 	}
-	text, ok := results[e.ToolUseID]
-	return text, ok
+	f, err := transcript.ReadFileLimited(path, transcript.Cursor{}, transcript.ReadLimits{Line: int(lineMax)})
+	if err != nil && f == nil {
+		return results
+	}
+	calls, _ := transcript.ToolCalls(f.Records)
+	for _, c := range calls {
+		if c.Result != nil {
+			results[c.ID] = c.Result.Text()
+		}
+	}
+	return results
 }
 
 type teamStatus struct {
