@@ -387,7 +387,9 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 			fmt.Fprintf(a.Stdout, "note: ctxkeep is still registered in %s (%s settings): `ctxkeep uninstall --%s`\n", other.path, other.scope, other.scope)
 		}
 	}
-	if d, err := a.dirs(); err == nil {
+	if d, err := a.dirs(); err == nil && d.Data == d.State { // CTXKEEP_HOME: one folder
+		fmt.Fprintf(a.Stdout, "your stored data stays in %s; delete that folder to remove it\n", d.Data)
+	} else if err == nil {
 		fmt.Fprintf(a.Stdout, "your stored data stays in %s and %s; delete those folders to remove it\n", d.Data, d.State)
 	}
 	return nil
