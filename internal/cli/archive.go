@@ -2,12 +2,15 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/project"
 	"github.com/ctxkeep/ctxkeep/internal/text"
@@ -156,14 +159,19 @@ func archiveOne(ctx context.Context, st ctxkeep.Local, path string) archived {
 // replay do: one none of whose lines is a Claude Code transcript record of
 // a session (a Codex rollout is told apart before).
 func checkTranscript(path string) error {
-	f, err := os.Open(path)
+	switch info, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no such file")
+	case err == nil && info.IsDir():
+		return fmt.Errorf("a folder, not a transcript (ctxkeep archive FOLDER/*.jsonl)")
+	case err == nil && !info.Mode().IsRegular():
+		return fmt.Errorf("not a regular file")
+	}
+	f, _, err := fsx.OpenRegular(path) // a FIFO must not hang
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return fmt.Errorf("not a regular file")
-	}
 	sc := transcript.NewScanner(f, transcript.Cursor{})
 	lines := 0
 	for sc.Scan() {
@@ -183,7 +191,7 @@ func checkTranscript(path string) error {
 // in, from its transcript, as the hooks compute it (internal/project): the
 // MCP server and search find the session in the project it belongs to.
 func projectOf(path string) string {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path)
 	if err != nil {
 		return ""
 	}
