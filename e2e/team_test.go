@@ -422,4 +422,9 @@ func TestTeamViewByDefault(t *testing.T) {
 	if strings.Contains(recalled, redacttest.GitHubToken) || strings.Contains(recalled, "pkg150") {
 		t.Fatalf("B's recall holds what stayed on A's machine:\n%.3000s", recalled)
 	}
+	// The view names the readable copy A's agent can Read: a path of A's
+	// home, which does not leave it.
+	if !strings.Contains(view, a.home) || strings.Contains(recalled, a.home) || !strings.Contains(recalled, "its readable copy, on its author's machine") {
+		t.Fatalf("the path of A's readable copy (in the view: %v) in B's recall:\n%.3000s", strings.Contains(view, a.home), recalled)
+	}
 }

@@ -183,6 +183,10 @@ func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Chan
 // an output whose text stayed on its author's machine.
 const ViewHeading = "(what the model saw in its place:)\n"
 
+// CopyElsewhere stands, in a pushed view, for the path of the output's
+// readable copy: the team needs no one's home layout (docs/TEAM.md).
+const CopyElsewhere = "(its readable copy, on its author's machine)"
+
 // withView puts what the model saw of output id (o.View), redacted, in the
 // pushed step's body right after the output's reference; it reports
 // whether it did.
@@ -198,6 +202,9 @@ func withView(ctx context.Context, local Local, c *ctxkeep.Chunk, id string, o O
 	ref := archive.RefPrefix + id + "]]"
 	if !ok || view == "" || !strings.Contains(c.Body, ref) {
 		return false
+	}
+	if e.CopyPath != "" { // the view names the readable copy, a file on this machine
+		view = strings.ReplaceAll(view, e.CopyPath, CopyElsewhere)
 	}
 	view = strings.TrimRight(redact.String(view), "\n")
 	c.Body = strings.Replace(c.Body, ref, ref+"\n"+ViewHeading+view+"\n", 1)

@@ -441,7 +441,8 @@ func TestSyncPushesTheView(t *testing.T) {
 	p := []Project{{Root: "/src/api", Name: "acme/api"}}
 	secret := "ghp_" + strings.Repeat("a1B2", 9)
 	view := func(_ context.Context, e ctxkeep.Entry) (string, bool) {
-		return "[ctxkeep] go test output condensed, kept exactly as id " + e.ID + "\n--- FAIL: TestRefund (0.01s): the quokka ledger is off by one\ntoken " + secret + "\n", true
+		return "[ctxkeep] go test output condensed, kept exactly as id " + e.ID + "\n--- FAIL: TestRefund (0.01s): the quokka ledger is off by one\ntoken " + secret +
+			"\nGet any part back exactly: Read " + e.CopyPath + " with offset/limit\n", true
 	}
 	res, err := alice.sync(t, Options{Projects: p, View: view})
 	if err != nil || res.Outputs != 2 || res.Texts != 0 || res.Views != 2 {
@@ -454,6 +455,10 @@ func TestSyncPushesTheView(t *testing.T) {
 	c := hits[0].Chunk
 	if !strings.Contains(c.Body, ViewHeading+"[ctxkeep] go test output condensed") || strings.Contains(c.Body, secret) || !strings.Contains(c.Body, "[redacted:") {
 		t.Errorf("pushed body:\n%s", c.Body)
+	}
+	// The readable copy's path, a file on Alice's machine, stays home.
+	if strings.Contains(c.Body, "/home/x/") || !strings.Contains(c.Body, "Read "+CopyElsewhere+" with offset/limit") {
+		t.Errorf("the view's path of the readable copy:\n%s", c.Body)
 	}
 	if hits, _ := alice.remote.Search(ctx, ctxkeep.ChunkQuery{Text: "checkout"}); len(hits) != 0 {
 		t.Errorf("the words of the whole text, which stayed home, are indexed: %d hits", len(hits))
