@@ -38,8 +38,9 @@ what.
 Each user: add-project [NAME], in a project's folder, opts it in under NAME (default: its git
 remote, else its folder's name), so that the same repository on two machines is one team
 project; remove-project opts it out; projects lists them. sync pushes, redacted, what those
-projects archived since the last sync, in batches of --batch chunks, each in one transaction;
-stopped anywhere, the next one resumes, and nothing is stored twice. With
+projects archived since the last sync, each step with what the model saw of its stored outputs
+(their views; their whole text only with team.push_outputs), in batches of --batch chunks, each
+in one transaction; stopped anywhere, the next one resumes, and nothing is stored twice. With
 team.sync_after_session the SessionEnd hook starts sync --background, which skips when a sync is
 running, stops after team.sync_timeout and logs its outcome to team/sync.log in the state folder.
 status says who you are on the server, what you may read and how far this machine synced.
