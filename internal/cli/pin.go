@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
@@ -127,8 +129,10 @@ var pinsCmd = &command{
 	usage:   "pins [--json]",
 	summary: "list the pinned outputs and the pins waiting for outputs",
 	group:   groupOutputs,
-	long: `Lists the pinned outputs, newest first (id, level, when, tool, size, session, the call, the
-reason), and the pins waiting for outputs: ` + "`ccm:pin next`" + ` and an open ` + "`ccm:pin start`" + ` in a session.`,
+	long: `Lists the pinned outputs of every project, newest first (id, level, when, tool, size, session,
+the call, the reason), and the pins waiting for outputs: ` + "`ccm:pin next`" + ` and an open
+` + "`ccm:pin start`" + ` in a session. Pins of other projects than this one are counted in a note on
+stderr (with --json, each pin has its "project").`,
 	examples: []string{"ctxkeep pins", "ctxkeep pins --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &pinsOptions{}
@@ -177,7 +181,36 @@ func (o *pinsOptions) run(ctx context.Context, a *app, pos []string) error {
 		return a.printJSON(r)
 	}
 	r.print(a)
+	if note := othersPins(r.Pins, a.projectDir()); note != "" {
+		fmt.Fprintf(a.Stderr, "ctxkeep: note: %s\n", note)
+	}
 	return nil
+}
+
+// othersPins says which of the pins listed are other projects' outputs
+// than this one's (here): pins lists every project's, and a row does not
+// show its project. "" when all are this project's.
+func othersPins(pins []ctxkeep.Entry, here string) string {
+	n := 0
+	var projects []string
+	for _, e := range pins {
+		if p := entryProject(e); p != here {
+			n++
+			if p == "" {
+				p = "a project not recorded"
+			}
+			if !slices.Contains(projects, p) {
+				projects = append(projects, p)
+			}
+		}
+	}
+	switch {
+	case n == 0:
+		return ""
+	case n == 1:
+		return fmt.Sprintf("1 of these pins is another project's output (%s), not this project's (%s)", projects[0], here)
+	}
+	return fmt.Sprintf("%d of these pins are other projects' outputs (%s), not this project's (%s)", n, strings.Join(projects, ", "), here)
 }
 
 func (r pinsReport) print(a *app) {
