@@ -405,6 +405,9 @@ func runTeamSync(ctx context.Context, a *app, args []string) error {
 		return a.printJSON(res)
 	}
 	fmt.Fprintln(a.Stdout, strings.TrimPrefix(outcome, "team sync: "))
+	if res.Projects == 0 { // not an error: SessionEnd may start it anywhere
+		fmt.Fprintln(a.Stdout, "no project is opted in: `ctxkeep team add-project`, in a project's folder, opts it in")
+	}
 	return nil
 }
 
