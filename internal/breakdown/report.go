@@ -41,6 +41,10 @@ type Report struct {
 	SwappedOut SwappedTotal `json:"kept"`
 	Problems   int          `json:"bad_lines,omitempty"` // transcript lines that could not be read
 	Generated  time.Time    `json:"generated"`
+	// Note is said at the head of the HTML page: what the reader must know
+	// first (the CLI's: the session is another project's). JSON documents
+	// carry their own.
+	Note string `json:"-"`
 }
 
 // Usage is the exact context usage the transcript records (§8.3).

@@ -35,12 +35,12 @@ larger one: the report takes the next known window (1M) and says it was inferred
 SESSION is a session id, a unique prefix of one, or a transcript path. Default: the session the
 command runs in (from the agent's Bash), else this project's latest (Claude Code's, else
 Codex's), else the latest of any project, which the report then says is another project's (a
-"note:" line first, "other_project" and "note" with --json). --html writes a self-contained
-page (no network, no external assets). Definitions: docs/WATCH.md.
+"note:" line first, "other_project" and "note" with --json, and at the head of the --html page).
+--html writes a self-contained page (no network, no external assets). Definitions: docs/WATCH.md.
 
 For a Codex CLI session (its id or a prefix under $CODEX_HOME/sessions, or its rollout) it
-prints the usage part only: the context now, the window and the compaction point, the peak, the
-compactions and what swap kept out (docs/CODEX.md).`,
+prints the usage part only, with no page: the context now, the window and the compaction point,
+the peak, the compactions and what swap kept out (docs/CODEX.md).`,
 	examples: []string{"ctxkeep context", "ctxkeep context 258c --html context.html", "ctxkeep context --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &contextOptions{}
@@ -82,6 +82,10 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 		arg = c.Path
 	}
 	if path, ok := a.findCodex(arg); ok {
+		if o.html != "" { // it wrote nothing and said nothing
+			return hint(fmt.Errorf("--html: %s is a Codex session, whose report has no page: only its usage part", path),
+				"drop --html: `ctxkeep context %s` prints it, --json as a document", arg)
+		}
 		return a.codexContext(ctx, path, o.json, c)
 	}
 	r, err := a.contextReport(ctx, arg)
@@ -89,6 +93,9 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 		return err
 	}
 	if o.html != "" {
+		if c.Elsewhere != "" { // the page, read later, says it too
+			r.Note = c.Note(a.projectDir())
+		}
 		if err := writeHTMLFile(o.html, r); err != nil {
 			return err
 		}
