@@ -62,7 +62,7 @@ func TestSecretsInNoChannel(t *testing.T) {
 	gotest.WriteString("--- FAIL: TestCreds (0.00s)\nFAIL\nFAIL\texample.com/shop\t0.012s\n")
 
 	u.writeTranscript(prompt, command, big.String())
-	u.run("list") // creates the store, as any command does (the hook never migrates)
+	u.run("install", "--plugin", t.TempDir()) // prepares the store (the hook never migrates, nor do commands that only read)
 
 	// The hooks, as the client calls them.
 	var replies []string

@@ -200,7 +200,7 @@ func TestTeamTwoUsers(t *testing.T) {
 		fmt.Fprintf(&out, "ok   \tgithub.com/acme/spotter/pkg%03d\t0.%03ds\n", i, i)
 	}
 	fmt.Fprintf(&out, "%s\ndeploy token: %s\n", line, redacttest.GitHubToken)
-	a.run(p, "list") // creates the store, as any command does
+	a.run(p, "install", "--plugin", t.TempDir()) // prepares the store (commands that only read do not)
 	ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": transcript, "cwd": p,
 		"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": id, "tool_input": map[string]any{"command": command},
 		"tool_response": map[string]any{"stdout": out.String(), "stderr": "", "interrupted": false, "isImage": false}})
@@ -340,5 +340,91 @@ func assertAbsent(t *testing.T, dsn, secret string) {
 	var texts int
 	if err := conn.QueryRow(ctx, `SELECT count(*) FROM ctxkeep.blobs WHERE data IS NOT NULL`).Scan(&texts); err != nil || texts == 0 {
 		t.Fatalf("no output text in the archive to check (%d, %v)", texts, err)
+	}
+}
+
+// TestTeamViewByDefault: with team.push_outputs off (the default), what
+// the model saw of a stored output — its view, as the transcript holds it
+// — goes with the step, redacted, so that a teammate's search finds the
+// failing line the view kept and their recall prints the view; the whole
+// output stays on its author's machine (issue 25.8).
+func TestTeamViewByDefault(t *testing.T) {
+	pgtest.DSN(t) // skips, or fails in CI, without a server
+	dsn, _ := pgtest.Database(t)
+	alice, bob := pgtest.Role(t, "pw-alice"), pgtest.Role(t, "pw-bob")
+	adm := newTeamUser(t, dsn, "postgres", "", "")
+	adm.run("", "team", "init")
+	adm.run("", "team", "grant", alice, "github.com/acme/views")
+	adm.run("", "team", "grant", bob, "github.com/acme/views")
+
+	p := filepath.Join(t.TempDir(), "views")
+	write(t, filepath.Join(p, ".git", "config"), "[remote \"origin\"]\n\turl = git@github.com:acme/views.git\n", 0o644)
+	a := newTeamUser(t, dsn, alice, "pw-alice", "")
+	session := "5c0ffee0-0000-4000-8000-000000000001"
+	transcript := filepath.Join(a.home, ".claude", "projects", "-views", session+".jsonl")
+	rec := func(v map[string]any) string {
+		v["sessionId"], v["cwd"], v["timestamp"] = session, p, "2026-11-21T08:00:00Z"
+		b, _ := json.Marshal(v)
+		return string(b) + "\n"
+	}
+	head := rec(map[string]any{"type": "user", "uuid": "u1", "parentUuid": nil, "message": map[string]any{"role": "user", "content": "run the tests"}}) +
+		rec(map[string]any{"type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": map[string]any{"id": "m1", "role": "assistant", "model": "claude-opus-4-6",
+			"content": []any{map[string]any{"type": "tool_use", "id": "toolu_v1", "name": "Bash", "input": map[string]any{"command": "go test ./..."}}}}})
+	write(t, transcript, head, 0o600)
+
+	line := "--- FAIL: TestWombatLedger (0.02s) ledger_test.go:88: expected 42, got 41"
+	var out strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&out, "ok   \tgithub.com/acme/views/pkg%03d\t0.%03ds\n", i, i)
+	}
+	fmt.Fprintf(&out, "%s\nFAIL\ndeploy token: %s\n", line, redacttest.GitHubToken)
+	a.run(p, "install", "--agent", "claude-code")
+	ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": transcript, "cwd": p,
+		"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_v1", "tool_input": map[string]any{"command": "go test ./..."},
+		"tool_response": map[string]any{"stdout": out.String(), "stderr": "", "interrupted": false, "isImage": false}})
+	stdout, stderr, err := a.try(p, string(ev), "hook")
+	var reply struct {
+		HookSpecificOutput struct {
+			UpdatedToolOutput struct{ Stdout string } `json:"updatedToolOutput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err != nil || json.Unmarshal([]byte(stdout), &reply) != nil || reply.HookSpecificOutput.UpdatedToolOutput.Stdout == "" {
+		t.Fatalf("PostToolUse did not swap the output: %v\n%s%s", err, stdout, stderr)
+	}
+	view := reply.HookSpecificOutput.UpdatedToolOutput.Stdout
+	if !strings.Contains(view, "TestWombatLedger") {
+		t.Fatalf("the view lost the failing line:\n%s", view)
+	}
+	// The client applies the replacement: the transcript holds the view.
+	write(t, transcript, head+
+		rec(map[string]any{"type": "user", "uuid": "u2", "parentUuid": "a1", "message": map[string]any{"role": "user",
+			"content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_v1", "content": view}}}})+
+		rec(map[string]any{"type": "assistant", "uuid": "a2", "parentUuid": "u2", "message": map[string]any{"id": "m2", "role": "assistant", "model": "claude-opus-4-6",
+			"content": []any{map[string]any{"type": "text", "text": "one test fails"}}}}), 0o600)
+	a.run("", "archive", transcript)
+	a.run(p, "team", "add-project")
+	var synced struct{ Chunks, Outputs, Texts, Views int }
+	if err := json.Unmarshal([]byte(a.run("", "team", "sync", "--json")), &synced); err != nil || synced.Outputs != 1 || synced.Texts != 0 || synced.Views != 1 {
+		t.Fatalf("A's sync = %+v, %v; want the output's entry with its view, not its text", synced, err)
+	}
+
+	b := newTeamUser(t, dsn, bob, "pw-bob", "")
+	var found struct {
+		Results []struct{ Key, Snippet string }
+	}
+	if err := json.Unmarshal([]byte(b.run("", "search", "--team", "--json", "TestWombatLedger")), &found); err != nil || len(found.Results) == 0 {
+		t.Fatalf("B's team search does not find the line the model saw: %+v, %v", found, err)
+	}
+	recalled := b.run("", "recall", "--team", found.Results[0].Key)
+	if !strings.Contains(recalled, "what the model saw in its place") || !strings.Contains(recalled, line) {
+		t.Fatalf("B's recall does not print what the model saw:\n%.3000s", recalled)
+	}
+	if strings.Contains(recalled, redacttest.GitHubToken) || strings.Contains(recalled, "pkg150") {
+		t.Fatalf("B's recall holds what stayed on A's machine:\n%.3000s", recalled)
+	}
+	// The view names the readable copy A's agent can Read: a path of A's
+	// home, which does not leave it.
+	if !strings.Contains(view, a.home) || strings.Contains(recalled, a.home) || !strings.Contains(recalled, "its readable copy, on its author's machine") {
+		t.Fatalf("the path of A's readable copy (in the view: %v) in B's recall:\n%.3000s", strings.Contains(view, a.home), recalled)
 	}
 }

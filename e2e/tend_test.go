@@ -427,6 +427,34 @@ func TestPinSlashCommands(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) || len(pins.Pending) != 0 {
 		t.Fatalf("pins = %v, pending %d; want %v", got, len(pins.Pending), want)
 	}
+
+	// Words for the model after a quoted reason: the directive is handled
+	// and the prompt goes through, its words included (issue 25.4: the
+	// whole prompt was blocked with "quote a reason that has spaces").
+	h.API.Script(fakeapi.Say("continuing"))
+	main := len(h.API.RequestsOf(fakeapi.Main))
+	h.Run(`ccm:pin last hard reason="deploy log" please continue`, "--resume", res.SessionID)
+	reqs := h.API.RequestsOf(fakeapi.Main)
+	if len(reqs) != main+1 {
+		t.Fatalf("the prompt with words after the directive reached the model %d time(s), want 1", len(reqs)-main)
+	}
+	if seen := reqs[len(reqs)-1]; !strings.Contains(seen.LastUserText(), "please continue") ||
+		!strings.Contains(strings.Join(seen.SystemMessages(), "\n"), "directives for ctxkeep, already handled") {
+		t.Errorf("what the model saw: %q, system %q", seen.LastUserText(), seen.SystemMessages())
+	}
+	// Pinned again with no level (/pin-last): still hard, its reason kept
+	// (it became soft, its reason gone).
+	if r := h.Run("/pin-last", "--resume", res.SessionID); !strings.Contains(r.Text, "was already pinned hard; nothing changed") {
+		t.Errorf("/pin-last on a hard pin: %q", r.Text)
+	}
+	ck.runJSON(&pins, "pins")
+	got = map[string]string{}
+	for _, p := range pins.Pins {
+		got[p.ToolUseID] = p.Level + ":" + p.Reason
+	}
+	if got["toolu_run3"] != "hard:deploy log" {
+		t.Fatalf("pins = %v; want toolu_run3 hard with its reason, deploy log", got)
+	}
 }
 
 // TestPurgeOfALiveSession runs `ctxkeep purge --current` from inside a

@@ -41,7 +41,9 @@ func TestConcurrentHooks(t *testing.T) {
 		}
 		return out, err
 	}
-	if _, err := ctxkeep(nil, "stats"); err != nil { // migrates the index, as install does
+	// install prepares the store (a plugin folder: no settings file is
+	// touched); commands that only read leave an empty home as it is.
+	if _, err := ctxkeep(nil, "install", "--plugin", t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	events := goldenEvents(t)

@@ -37,19 +37,22 @@ func TestScript(t *testing.T) {
 			return os.MkdirAll(filepath.Join(env.WorkDir, "home", "proj"), 0o755)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"bigfile":     bigfile,
-			"perm":        perm,
-			"swapevent":   swapEvent,
-			"bashevent":   bashEvent,   // bashevent_test.go
-			"outputevent": outputEvent, // tend_script_test.go
-			"promptevent": promptEvent,
-			"endevent":    endEvent,
-			"treehash":    treeHash,
-			"damage":      damage,
-			"age":         age,
-			"chop":        chop,
-			"randbytes":   randBytes, // cli_script_test.go
-			"files":       files,
+			"bigfile":      bigfile,
+			"perm":         perm,
+			"swapevent":    swapEvent,
+			"bashevent":    bashEvent,   // bashevent_test.go
+			"outputevent":  outputEvent, // tend_script_test.go
+			"promptevent":  promptEvent,
+			"endevent":     endEvent,
+			"treehash":     treeHash,
+			"damage":       damage,
+			"age":          age,
+			"chop":         chop,
+			"randbytes":    randBytes, // cli_script_test.go
+			"files":        files,
+			"event":        event, // cli_script_test.go
+			"silentserver": silentServer,
+			"readevent":    readEvent,
 		},
 	})
 }

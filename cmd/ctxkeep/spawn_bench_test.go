@@ -118,10 +118,10 @@ func buildFloor(b *testing.B) string {
 
 // migrate prepares the store of env's CTXKEEP_HOME, as install does.
 func migrate(b testing.TB, bin string, env []string) {
-	cmd := exec.Command(bin, "stats")
+	cmd := exec.Command(bin, "install", "--plugin", b.TempDir()) // no settings file touched
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("ctxkeep stats: %v\n%s", err, out)
+		b.Fatalf("ctxkeep install --plugin: %v\n%s", err, out)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxkeep/ctxkeep/internal/realdata"
+	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
 var updateScreenshot = flag.Bool("update-screenshot", false, "write docs/context.png from a real session")
@@ -98,5 +99,57 @@ func TestHTMLInChromium(t *testing.T) {
 		if err := os.WriteFile("../../docs/context.png", png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestHTMLLabelsOnA1MWindow renders the report of a session on a 1M
+// window, where the gauge's three marks are within 3% of each other, and
+// asks the browser where its labels are: none may overlap another ("client
+// wblocked 947k"), none may stick out of the gauge's card, and the title
+// must show the whole session name (it was cut to 8 characters) (issue
+// 25.6). A script added to the page for the test measures them.
+func TestHTMLLabelsOnA1MWindow(t *testing.T) {
+	bin := chromium(t)
+	file := realdata.File(t, "cc-sessions-obra/large-conversation.jsonl")
+	r := report(t, file, Tokenizer())
+	r.Session = "large-conversation"
+	r.Limits = watch.Compute(1_000_000, watch.ClientEnv{})
+	var b bytes.Buffer
+	if err := WriteHTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	const measure = `<script>
+addEventListener("load", () => {
+  const boxes = [...document.querySelectorAll(".gauge .mark span")].map(s => [s.textContent, s.getBoundingClientRect()]);
+  const card = document.querySelector("#now").getBoundingClientRect();
+  const problems = [];
+  for (let i = 0; i < boxes.length; i++) {
+    const [a, ra] = boxes[i];
+    if (ra.left < card.left || ra.right > card.right) problems.push(a + " sticks out");
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [b, rb] = boxes[j];
+      if (ra.left < rb.right && rb.left < ra.right && ra.top < rb.bottom && rb.top < ra.bottom) problems.push(a + " overlaps " + b);
+    }
+  }
+  const h1 = document.querySelector("h1");
+  if (h1.scrollWidth > h1.clientWidth) problems.push("the title is cut");
+  document.body.setAttribute("data-labels", problems.length ? problems.join("; ") : "clear");
+});
+</script>`
+	html := strings.Replace(b.String(), "</body>", measure+"</body>", 1)
+	page := filepath.Join(t.TempDir(), "context.html")
+	if err := os.WriteFile(page, []byte(html), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dom, _ := headless(t, bin, "--window-size=1280,900", "--dump-dom", "file://"+page)
+	m := regexp.MustCompile(`data-labels="([^"]*)"`).FindStringSubmatch(dom)
+	switch {
+	case m == nil:
+		t.Fatal("the measuring script did not run")
+	case m[1] != "clear":
+		t.Errorf("gauge labels: %s", m[1])
+	}
+	if !strings.Contains(dom, "Where the context went · large-conversation</h1>") {
+		t.Error("the title does not name the whole session")
 	}
 }

@@ -30,6 +30,7 @@ var page = sync.OnceValue(func() *template.Template {
 		"pct":       func(f float64) string { return fmt.Sprintf("%.0f%%", f) },
 		"add":       func(d, v float64) float64 { return v + d },
 		"sub":       func(d, v float64) float64 { return v - d },
+		"rest":      func(r *Report) int64 { return r.Tokens - r.Counted - r.Before },
 	}).Parse(pageTemplate))
 })
 
@@ -64,6 +65,36 @@ type pageData struct {
 
 type gauge struct {
 	Used, Warn, Compact, Block float64 // percent of the window
+	// How each mark's label sits: "" centred on the mark, "end" ending at
+	// it (near the right edge), "start" starting at it (near the left);
+	// two labels under the gauge that would overlap take two rows
+	// (TwoRows: the blocking one goes under the warning's). On a 1M
+	// window the three marks are within 3% of each other.
+	WarnAlign, CompactAlign, BlockAlign string
+	TwoRows                             bool
+}
+
+// labelAlign is how a label at x percent of the gauge sits inside it.
+func labelAlign(x float64) string {
+	switch {
+	case x > 85:
+		return "end"
+	case x < 15:
+		return "start"
+	}
+	return ""
+}
+
+func newGauge(used, warn, compact, block float64) gauge {
+	g := gauge{Used: used, Warn: warn, Compact: compact, Block: block,
+		WarnAlign: labelAlign(warn), CompactAlign: labelAlign(compact), BlockAlign: labelAlign(block)}
+	// The labels under the gauge ("client warning 947k", "blocked 977k")
+	// are about 11% and 8% of its width on a page of usual width.
+	g.TwoRows = block-warn < 10
+	if g.TwoRows {
+		g.WarnAlign, g.BlockAlign = "end", "end"
+	}
+	return g
 }
 
 type groupView struct {
@@ -105,12 +136,9 @@ var palette = map[string]string{
 }
 
 func newPageData(r *Report) (*pageData, error) {
-	d := &pageData{R: r, ShortID: r.Session}
-	if len(d.ShortID) > 8 {
-		d.ShortID = d.ShortID[:8]
-	}
+	d := &pageData{R: r, ShortID: r.Session} // whole: the title names the session, uncut
 	l := r.Limits
-	d.Gauge = gauge{Used: min(l.OfWindow(r.Tokens), 100), Warn: l.OfWindow(l.Warning), Compact: l.OfWindow(l.AutoCompact), Block: l.OfWindow(l.Blocking)}
+	d.Gauge = newGauge(min(l.OfWindow(r.Tokens), 100), l.OfWindow(l.Warning), l.OfWindow(l.AutoCompact), l.OfWindow(l.Blocking))
 	var offset float64
 	for _, g := range Grouped(r.Categories) {
 		share := 0.0

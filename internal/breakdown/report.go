@@ -25,14 +25,26 @@ type Report struct {
 	// the last compaction, with the turns it preserved) by the tokenizer;
 	// Counted is their sum. The rest of Tokens is the system prompt, the
 	// tool definitions and the tokenizer's error.
-	Categories []Category   `json:"categories"`
-	Counted    int64        `json:"counted_tokens"`
+	Categories []Category `json:"categories"`
+	Counted    int64      `json:"counted_tokens"`
+	// Before is what the context held at the first response of the live
+	// view that the transcript does not show before that response: the
+	// system prompt and the tool definitions, and, when the transcript
+	// continues a conversation recorded elsewhere (Continues), that
+	// conversation. The rest of Tokens - Counted is the tokenizer's error
+	// and what the client sends that the transcript does not record.
+	Before     int64        `json:"before_first_response_tokens"`
+	Continues  bool         `json:"continues_another_transcript,omitempty"`
 	Stale      Stale        `json:"stale"`
 	Prediction Prediction   `json:"prediction"`
 	Timeline   Timeline     `json:"timeline"`
 	SwappedOut SwappedTotal `json:"kept"`
 	Problems   int          `json:"bad_lines,omitempty"` // transcript lines that could not be read
 	Generated  time.Time    `json:"generated"`
+	// Note is said at the head of the HTML page: what the reader must know
+	// first (the CLI's: the session is another project's). JSON documents
+	// carry their own.
+	Note string `json:"-"`
 }
 
 // Usage is the exact context usage the transcript records (§8.3).
@@ -105,6 +117,8 @@ func Build(in Input) (*Report, error) {
 	for _, p := range r.Timeline.Points {
 		peak = max(peak, p.Tokens)
 	}
+	r.Before = beforeFirstResponse(live, cycleOnly(r.Timeline.Points), in.Counter, r.Tokens-r.Counted)
+	r.Continues = continuesElsewhere(in.Records)
 	r.Limits = in.Limits(r.Model, peak)
 	r.Prediction = Predict(cycleOnly(r.Timeline.Points), turnEnds(live), r.Tokens, r.Limits.AutoCompact)
 	if !r.Limits.AutoCompactOn {
@@ -123,6 +137,45 @@ func Build(in Input) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// beforeFirstResponse is the context at the first response of the live
+// view less what the tokenizer counts of the live records before it: what
+// the model was sent that the transcript does not show, measured where
+// the transcript has had the least time to add its own error. It is at
+// most rest (the whole of what is not counted), and 0 without a response.
+func beforeFirstResponse(live []transcript.Record, cycle []Point, c Counter, rest int64) int64 {
+	if len(cycle) == 0 || rest <= 0 || c == nil {
+		return 0
+	}
+	first := cycle[0]
+	i := 0
+	for i < len(live) && live[i].Line < first.Line {
+		i++
+	}
+	cats, _ := Categorize(live[:i], c)
+	var counted int64
+	for _, cat := range cats {
+		counted += cat.Tokens
+	}
+	return min(max(first.Tokens-counted, 0), rest)
+}
+
+// continuesElsewhere reports whether the transcript starts in the middle
+// of a conversation: its first record with a uuid has a parent that no
+// record of it has (an older client's continued session, whose earlier
+// part is another transcript).
+func continuesElsewhere(records []transcript.Record) bool {
+	uuids := make(map[string]bool, len(records))
+	for i := range records {
+		uuids[records[i].UUID] = true
+	}
+	for i := range records {
+		if r := &records[i]; r.UUID != "" && (r.Type == transcript.TypeUser || r.Type == transcript.TypeAssistant) {
+			return r.ParentUUID != "" && !uuids[r.ParentUUID]
+		}
+	}
+	return false
 }
 
 // cycleOnly is the points after the last compaction: a rate across a

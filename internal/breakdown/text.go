@@ -91,7 +91,13 @@ func writeCategories(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "  %-26s %9s %4.0f%% %6d  %s\n", Label(g.Name), watch.Thousands(g.Tokens), share, g.Items, g.detail())
 	}
 	if rest := r.Tokens - r.Counted; !r.Estimated && rest > 0 {
-		fmt.Fprintf(w, "  %-26s %9s  (system prompt, tool definitions, the tokenizer's error)\n", "not in the transcript", watch.Thousands(rest))
+		fmt.Fprintf(w, "  %-26s %9s\n", "not in the transcript", watch.Thousands(rest))
+		what := "system prompt, tool definitions"
+		if r.Continues {
+			what = "system prompt, tool definitions, and the earlier conversation this transcript continues: it starts in the middle of one"
+		}
+		fmt.Fprintf(w, "    %-24s %9s  (%s)\n", "before the first response", watch.Thousands(r.Before), what)
+		fmt.Fprintf(w, "    %-24s %9s  (the tokenizer's error, and what the client sends that the transcript does not record)\n", "since", watch.Thousands(rest-r.Before))
 	}
 }
 

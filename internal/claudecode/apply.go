@@ -2,12 +2,14 @@ package claudecode
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -84,6 +86,10 @@ const (
 // wraps ErrChangedMeanwhile. A read-only file (ErrReadOnly) and a link to
 // nothing (ErrDanglingLink) are refused: the user set them up that way.
 //
+// An edit whose result holds the same JSON as a version of the file one of
+// its backups keeps writes that version's bytes (asWritten): uninstall
+// after install gives the user's file back byte for byte.
+//
 // If edit fails, nothing is written and the error names the file.
 func ApplyFile(path string, edit func([]byte) ([]byte, bool, error), opt ApplyOptions) (ApplyResult, error) {
 	res := ApplyResult{Path: path}
@@ -137,7 +143,59 @@ func editFile(path, target string, edit func([]byte) ([]byte, bool, error)) (was
 	if out, changed, err = edit(was.data); err != nil {
 		return was, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
+	if changed {
+		out = asWritten(path, out)
+	}
 	return was, out, changed, nil
+}
+
+// asWritten returns out, or when out holds the same JSON, member for
+// member in the same order, as a version of the file kept in one of its
+// backups (the newest first), that version's bytes: an edit that undoes
+// ctxkeep's (uninstall after install) gives the user's file back byte for
+// byte, however it was written (on one line, indented with tabs…).
+func asWritten(path string, out []byte) []byte {
+	names, err := filepath.Glob(globEscape(path) + ".ctxkeep-backup-*")
+	if err != nil || len(names) == 0 {
+		return out
+	}
+	want, ok := jsonTokens(out)
+	if !ok {
+		return out
+	}
+	sort.Slice(names, func(i, j int) bool { return backupOrder(names[i]) > backupOrder(names[j]) })
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		if got, ok := jsonTokens(data); ok && slices.Equal(got, want) {
+			if bytes.Equal(data, out) {
+				return out
+			}
+			return data
+		}
+	}
+	return out
+}
+
+// jsonTokens is a JSON document as its sequence of tokens (members in
+// their order, numbers as written), whatever its spacing; ok is false when
+// data is not one JSON value.
+func jsonTokens(data []byte) ([]string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var toks []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return toks, len(toks) > 0
+		}
+		if err != nil {
+			return nil, false
+		}
+		toks = append(toks, fmt.Sprintf("%T:%v", tok, tok))
+	}
 }
 
 // errChanged calls a replacement off: the file is not as it was read.
@@ -291,7 +349,8 @@ func backup(path string, data []byte, perm fs.FileMode, now time.Time) (string, 
 
 // keepBackups is how many backups of a file are kept: the oldest, which
 // holds the file as it was before ctxkeep first changed it, and the
-// newest ones.
+// newest ones; and, when it is none of those, the newest version with
+// nothing of ctxkeep's in it (trimBackups).
 const keepBackups = 3
 
 // trimBackups removes the backups of path but the oldest and the newest
@@ -304,9 +363,33 @@ func trimBackups(path string) {
 		return
 	}
 	sort.Slice(names, func(i, j int) bool { return backupOrder(names[i]) < backupOrder(names[j]) })
-	for _, name := range names[1 : len(names)-(keepBackups-1)] {
+	middle := names[1 : len(names)-(keepBackups-1)]
+	// The newest version with nothing of ctxkeep's in it is the user's
+	// file as it was before ctxkeep's last install: kept too, so that
+	// uninstall gives back its bytes (asWritten) after any number of
+	// edits since.
+	for i := len(middle) - 1; i >= 0; i-- {
+		if data, err := os.ReadFile(middle[i]); err == nil && !bytes.Contains(data, []byte("ctxkeep")) {
+			if !userVersionAmong(names[len(names)-(keepBackups-1):]) {
+				middle = append(middle[:i:i], middle[i+1:]...)
+			}
+			break
+		}
+	}
+	for _, name := range middle {
 		os.Remove(name)
 	}
+}
+
+// userVersionAmong reports whether one of the backups named has nothing
+// of ctxkeep's in it.
+func userVersionAmong(names []string) bool {
+	for _, name := range names {
+		if data, err := os.ReadFile(name); err == nil && !bytes.Contains(data, []byte("ctxkeep")) {
+			return true
+		}
+	}
+	return false
 }
 
 // backupOrder is a backup's name with its counter padded, so that "-10"

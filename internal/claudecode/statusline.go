@@ -68,6 +68,14 @@ func SetStatusLine(settings []byte, command string, force bool) ([]byte, bool, e
 // RemoveStatusLine takes ctxkeep's statusLine out of a settings file's
 // content; anyone else's stays.
 func RemoveStatusLine(settings []byte) ([]byte, bool, error) {
+	return RestoreStatusLine(settings, nil)
+}
+
+// RestoreStatusLine puts back, in place of ctxkeep's statusLine, the one
+// it replaced (install --statusline --force), as it was written; a nil
+// previous removes ctxkeep's. A statusLine that is not ctxkeep's (set
+// since) stays.
+func RestoreStatusLine(settings []byte, previous json.RawMessage) ([]byte, bool, error) {
 	doc, err := parseSettings(settings)
 	if err != nil {
 		return nil, false, err
@@ -75,7 +83,22 @@ func RemoveStatusLine(settings []byte) ([]byte, bool, error) {
 	if !IsCtxkeepStatusLine(statusCommand(doc.top.Get("statusLine"))) {
 		return settings, false, nil
 	}
-	return setMember(settings, doc.top, "statusLine", nil)
+	return setMember(settings, doc.top, "statusLine", previous)
+}
+
+// StatusLine returns the settings' statusLine as written (nil when there
+// is none) when it is not ctxkeep's: what install --statusline --force
+// replaces, for uninstall to put back.
+func StatusLine(settings []byte) (json.RawMessage, error) {
+	doc, err := parseSettings(settings)
+	if err != nil {
+		return nil, err
+	}
+	old := doc.top.Get("statusLine")
+	if old == nil || IsCtxkeepStatusLine(statusCommand(old)) {
+		return nil, nil
+	}
+	return old, nil
 }
 
 // setMember sets (or, with a nil value, removes) one top-level member and

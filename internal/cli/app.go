@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 
 	"github.com/ctxkeep/ctxkeep"
 	ctxapp "github.com/ctxkeep/ctxkeep/internal/app"
@@ -83,6 +86,35 @@ func (a *app) openStore(ctx context.Context) (ctxkeep.Local, error) {
 	return r.Store(ctx, ctxkeep.OpenMigrate)
 }
 
+// errNoStore is storeIfAny's answer on a machine where nothing was ever
+// stored: the index does not exist.
+var errNoStore = ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing is stored yet: there is no store on this machine")
+
+// storeIfAny opens the store when there is one, errNoStore when the index
+// was never made: the commands that only read (doctor, list, stats, pins,
+// search, optimize) leave an empty HOME as they found it.
+func (a *app) storeIfAny(ctx context.Context) (ctxkeep.Local, error) {
+	if !a.hasStore() {
+		return nil, hint(errNoStore, "`ctxkeep install` prepares it; the hooks store tool outputs and archive sessions from then on")
+	}
+	return a.openStore(ctx)
+}
+
+// hasStore reports whether the index exists (or cannot be looked at: the
+// command that opens it says why), or there is something to put in it:
+// journals the hooks wrote, which commands index first.
+func (a *app) hasStore() bool {
+	r, err := a.env()
+	if err != nil {
+		return true
+	}
+	if _, err = os.Stat(r.Dirs.IndexDB()); !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	journals, _ := os.ReadDir(r.Dirs.Journals())
+	return len(journals) > 0
+}
+
 func (a *app) close() {
 	if a.root != nil {
 		a.root.Close()
@@ -93,5 +125,6 @@ func (a *app) close() {
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.Stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "2>&1", not "2\u003e\u00261": a document for programs and people, not a web page
 	return enc.Encode(v)
 }

@@ -2,14 +2,18 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
 	"github.com/ctxkeep/ctxkeep/internal/project"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -24,8 +28,10 @@ under ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects), every Codex CLI rollo
 $CODEX_HOME/sessions (default ~/.codex) and every Gemini CLI chat under ~/.gemini/tmp. The
 session id is the file's name, the project the first working directory it records; a Codex
 rollout says both on its first line (the project is the git root of that directory), a Gemini
-CLI chat its id on its first line and its workspace in its session context. Archiving a transcript again writes only
-what changed. Exit status 1 if any transcript could not be archived (the others are).`,
+CLI chat its id on its first line and its workspace in its session context. Archiving a
+transcript again writes only what changed. A file none of whose lines is a conversation's
+(neither a transcript, a rollout nor a chat) is refused. Exit status 1 if any transcript could
+not be archived (the others are).`,
 	examples: []string{"ctxkeep archive --all", "ctxkeep archive ~/old-laptop/projects/*/*.jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &archiveOptions{}
@@ -131,8 +137,8 @@ func (r archiveReport) print(a *app) {
 		}
 		turns, written = turns+one.Turns, written+one.Written
 	}
-	fmt.Fprintf(a.Stdout, "archived %d transcript(s): %d turns, %d chunk(s) written (unchanged ones are skipped)\n",
-		len(r.Archived)-r.Failed, turns, written)
+	fmt.Fprintf(a.Stdout, "archived %d transcript(s): %s, %d chunk(s) written (unchanged ones are skipped)\n",
+		len(r.Archived)-r.Failed, text.Plural(turns, "turn"), written)
 	a.tip("search them with `ctxkeep search --all WORDS`")
 }
 
@@ -145,6 +151,10 @@ func archiveOne(ctx context.Context, st ctxkeep.Local, path string) archived {
 		return r
 	}
 	r := archived{Transcript: abs, Session: sessionOf(abs), Agent: ctxkeep.AgentClaudeCode}
+	if err := checkTranscript(abs); err != nil {
+		r.Error = err.Error()
+		return r
+	}
 	r.Project = projectOf(abs)
 	res, err := keep.ArchiveAll(ctx, st, keep.Session{ID: r.Session, Project: r.Project, Transcript: abs}, nil)
 	if err != nil {
@@ -155,11 +165,43 @@ func archiveOne(ctx context.Context, st ctxkeep.Local, path string) archived {
 	return r
 }
 
+// checkTranscript refuses a file that is not a conversation, as purge and
+// replay do: one none of whose lines is a Claude Code transcript record of
+// a session (a Codex rollout is told apart before).
+func checkTranscript(path string) error {
+	switch info, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no such file")
+	case err == nil && info.IsDir():
+		return fmt.Errorf("a folder, not a transcript (ctxkeep archive FOLDER/*.jsonl)")
+	case err == nil && !info.Mode().IsRegular():
+		return fmt.Errorf("not a regular file")
+	}
+	f, _, err := fsx.OpenRegular(path) // a FIFO must not hang
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := transcript.NewScanner(f, transcript.Cursor{})
+	lines := 0
+	for sc.Scan() {
+		lines++
+		if rec := sc.Record(); rec.SessionID != "" || rec.Message != nil {
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	lines += len(sc.Problems())
+	return fmt.Errorf("not a Claude Code transcript nor a Codex rollout: none of its %d line(s) is a conversation's; nothing was archived from it", lines)
+}
+
 // projectOf is the project of the working directory the session started
 // in, from its transcript, as the hooks compute it (internal/project): the
 // MCP server and search find the session in the project it belongs to.
 func projectOf(path string) string {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path)
 	if err != nil {
 		return ""
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -48,7 +49,14 @@ func (o *checkOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := noArgs("check", pos); err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
+	if errors.Is(err, errNoStore) {
+		if o.json {
+			return a.printJSON(map[string]any{"ok": true, "report": map[string]any{}, "note": "no store yet: nothing to check"})
+		}
+		fmt.Fprintln(a.Stdout, "no store yet: nothing to check (`ctxkeep install` prepares it)")
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -176,7 +184,14 @@ func (o *optimizeOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := noArgs("optimize", pos); err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
+	if errors.Is(err, errNoStore) {
+		if o.json {
+			return a.printJSON(map[string]any{"fts_tables": []string{}, "bytes_before": 0, "bytes_after": 0, "checkpointed": true})
+		}
+		fmt.Fprintln(a.Stdout, "no store yet: nothing to optimize (`ctxkeep install` prepares it)")
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -145,8 +145,11 @@ func TestLatestSessionIsNamedOnATerminal(t *testing.T) {
 		t.Errorf("context piped: stderr %q", pipe.stderr)
 	}
 	s.env["CLAUDE_PROJECT_DIR"] = "/elsewhere"
-	if tty := s.run(true, "", "context"); !strings.Contains(tty.stderr, "no session of this project (/elsewhere) yet; the latest of any project: 5b2c0c9e") {
-		t.Errorf("context of another project: %q", tty.stderr)
+	// Another project's session is said on stdout, terminal or not (issue 25.1).
+	for _, terminal := range []bool{true, false} {
+		if out := s.run(terminal, "", "context"); !strings.HasPrefix(out.stdout, "note: this project (/elsewhere) has no session of its own: this is another project's session") {
+			t.Errorf("context of another project (terminal %v): %q", terminal, out.stdout)
+		}
 	}
 }
 

@@ -281,14 +281,11 @@ func archiveCodex(ctx context.Context, st ctxkeep.Local, abs string) (archived, 
 // the report (how full, the thresholds, compactions, swaps, a timeline of
 // the responses). The breakdown by category reads Claude Code's
 // transcripts only.
-func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error {
-	r, err := codex.ReadReport(path)
-	if err != nil {
-		return err
-	}
-	limits := watch.Fixed(codex.Thresholds(r.Usage.Window, codex.AutoCompactLimit(a.codexHome())))
-	var k breakdown.SwappedTotal // as the rollout shows it
-	for _, s := range a.sessionSwaps(ctx, r.ID, path) {
+// keptOutOf is what swap kept out of a session as its transcript shows
+// it: the replacements the client applied, the others counted apart.
+func (a *app) keptOutOf(ctx context.Context, session, path string) breakdown.SwappedTotal {
+	var k breakdown.SwappedTotal
+	for _, s := range a.sessionSwaps(ctx, session, path) {
 		switch {
 		case s.KeptOut():
 			k.Entries++
@@ -300,10 +297,38 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 			k.UncheckedTokens += s.Tokens
 		}
 	}
-	if asJSON {
-		return a.printJSON(map[string]any{"agent": ctxkeep.AgentCodex, "session_id": r.ID, "transcript": path, "report": r,
-			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": k.Entries, "swapped_out_tokens": k.Tokens, "kept": k})
+	return k
+}
+
+// keptLine says what swap kept out as the transcript (a rollout, a chat)
+// shows it, the replacements not checked or not applied named apart.
+func keptLine(k breakdown.SwappedTotal, transcript string) string {
+	line := fmt.Sprintf("  swapped out %d output(s), ~%s tokens kept out of the context, as the %s shows", k.Entries, watch.Thousands(k.Tokens), transcript)
+	if k.Unchecked > 0 {
+		line += fmt.Sprintf("; %d more replaced, not checked yet", k.Unchecked)
 	}
+	if k.NotApplied > 0 {
+		line += fmt.Sprintf("; %d replacement(s) not applied", k.NotApplied)
+	}
+	return line
+}
+
+func (a *app) codexContext(ctx context.Context, path string, asJSON bool, c chosen) error {
+	r, err := codex.ReadReport(path)
+	if err != nil {
+		return err
+	}
+	limits := watch.Fixed(codex.Thresholds(r.Usage.Window, codex.AutoCompactLimit(a.codexHome())))
+	k := a.keptOutOf(ctx, r.ID, path) // as the rollout shows it
+	if asJSON {
+		doc := map[string]any{"agent": ctxkeep.AgentCodex, "session_id": r.ID, "transcript": path, "report": r,
+			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": k.Entries, "swapped_out_tokens": k.Tokens, "kept": k}
+		if o := a.otherProject(c); o.Project != "" {
+			doc["other_project"], doc["note"] = o.Project, o.Note
+		}
+		return a.printJSON(doc)
+	}
+	a.sayElsewhere(c)
 	w := a.Stdout
 	fmt.Fprintf(w, "session %s (Codex %s, %s)\n", r.ID, r.CLIVersion, r.Model)
 	fmt.Fprintf(w, "  transcript  %s\n", path)
@@ -322,44 +347,65 @@ func (a *app) codexContext(ctx context.Context, path string, asJSON bool) error 
 	for _, c := range r.Compactions {
 		fmt.Fprintf(w, "    %s  at %s tokens\n", c.Time.Local().Format("2006-01-02 15:04:05"), watch.Thousands(c.Before))
 	}
-	fmt.Fprintf(w, "  swapped out %d output(s), ~%s tokens kept out of the context, as the rollout shows", k.Entries, watch.Thousands(k.Tokens))
-	if k.Unchecked > 0 {
-		fmt.Fprintf(w, "; %d more replaced, not checked yet", k.Unchecked)
-	}
-	if k.NotApplied > 0 {
-		fmt.Fprintf(w, "; %d replacement(s) not applied", k.NotApplied)
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, keptLine(k, "rollout"))
 	fmt.Fprintln(w, "(the breakdown by category and the stale output are for Claude Code sessions only)")
 	return nil
 }
 
-// latestRollout is the Codex session replay takes when there is no Claude
-// Code session: this project's latest rollout, else the latest of any
-// project; "" when there is none. A person at a terminal is told which.
-// Only the newest maxLookedAt rollouts are looked at (each one's first
-// line is read for its folder).
-func (a *app) latestRollout() string {
+// latestRollout is this project's latest Codex rollout, or with
+// anyProject and none of this project, the latest of any project (marked
+// as another project's); ok is false when there is none. A person at a
+// terminal is told which. Only the newest maxLookedAt rollouts are looked
+// at (each one's first line is read for its folder).
+func (a *app) latestRollout(anyProject bool) (chosen, bool) {
 	const maxLookedAt = 200
 	paths, _ := codex.Rollouts(a.codexHome())
-	newest := ""
+	var newest chosen
 	for i := len(paths) - 1; i >= 0 && i >= len(paths)-maxLookedAt; i-- {
 		meta, err := codex.ReadMeta(paths[i])
 		if err != nil {
 			continue
 		}
-		if newest == "" {
-			newest = paths[i]
+		root := project.Root("", meta.Cwd)
+		if newest.Path == "" {
+			newest = chosen{Path: paths[i], Elsewhere: orDash(root)}
 		}
-		if project.Root("", meta.Cwd) == a.projectDir() {
-			a.note("no Claude Code session; the latest Codex session of this project: %s (%s)", meta.ID, paths[i])
-			return paths[i]
+		if root == a.projectDir() {
+			a.note("no Claude Code session of this project; its latest Codex session: %s (%s)", meta.ID, paths[i])
+			return chosen{Path: paths[i]}, true
 		}
 	}
-	if newest != "" {
-		a.note("no Claude Code session, and no Codex session of this project (%s); the latest Codex session: %s", a.projectDir(), newest)
+	return newest, anyProject && newest.Path != ""
+}
+
+// latestSession is the session context and replay are about when none is
+// named: the Claude Code session the command runs in, else this project's
+// latest Claude Code session, else its latest Codex session, else its
+// latest Gemini CLI chat; else, when
+// this project has none, the latest of any project (Claude Code's first),
+// marked as another project's. errNoSession when there is none at all.
+func (a *app) latestSession() (chosen, error) {
+	c, err := a.latestTranscript(false)
+	if !errors.Is(err, errNoSession) {
+		return c, err
 	}
-	return newest
+	if c, ok := a.latestRollout(false); ok {
+		return c, nil
+	}
+	if c, ok := a.latestChat(false); ok {
+		return c, nil
+	}
+	if c, err := a.latestTranscript(true); !errors.Is(err, errNoSession) {
+		return c, err
+	}
+	if c, ok := a.latestRollout(true); ok {
+		return c, nil
+	}
+	if c, ok := a.latestChat(true); ok {
+		return c, nil
+	}
+	return chosen{}, noSession("no Claude Code, Codex or Gemini CLI session: none under %s, %s or %s",
+		a.projectsDir(), codex.SessionsDir(a.codexHome()), a.geminiHome())
 }
 
 // findCodex resolves `context SESSION` to a Codex rollout: a rollout path,

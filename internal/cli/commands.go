@@ -87,9 +87,71 @@ func (c *command) execute(ctx context.Context, a *app, args []string) error {
 		return nil
 	}
 	if err != nil {
-		return flagError(c, err)
+		return flagError(c, fs, err)
 	}
 	return run(ctx, a, pos)
+}
+
+// unknownCommand is the error of a command line whose command is none of
+// ctxkeep's, with the likeliest one meant.
+func unknownCommand(name string) error {
+	var names []string
+	for _, c := range commands {
+		if !strings.Contains(c.name, " ") {
+			names = append(names, c.name)
+		}
+	}
+	err := usageErrorf("unknown command %q", name)
+	if s := suggest(name, names); s != "" {
+		return err.withHint("did you mean `ctxkeep %s`? `ctxkeep help` lists the commands", s)
+	}
+	return err.withHint("run `ctxkeep help` for the list of commands")
+}
+
+// suggest is the candidate a mistyped word most likely meant: one at most
+// two edits away (one for words of four letters or fewer), or that it is
+// the start of; "" when none is close.
+func suggest(word string, candidates []string) string {
+	w := strings.ToLower(strings.TrimLeft(word, "-"))
+	best, bestD := "", 3
+	if len(w) <= 4 {
+		bestD = 2
+	}
+	for _, c := range candidates {
+		if len(w) >= 3 && strings.HasPrefix(c, w) {
+			return c
+		}
+		if d := editDistance(w, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of two short words, a swap of
+// two neighbouring letters counting as one edit.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // newFlagSet makes a flag set that prints nothing itself: errors are
@@ -123,8 +185,15 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // flagError rewrites the flag package's messages ("flag provided but not
 // defined: -bogus") the way the help writes flags (--bogus).
-func flagError(c *command, err error) error {
+func flagError(c *command, fs *flag.FlagSet, err error) error {
 	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if s := suggest(name, names); s != "" {
+			return usageErrorf("unknown flag %s", dashes(strings.TrimLeft(name, "-"))).withHint("did you mean %s? `ctxkeep help %s` lists its flags", dashes(s), c.name)
+		}
+	}
 	for _, r := range []struct{ from, to string }{
 		{"flag provided but not defined: ", "unknown flag "},
 		{"flag needs an argument: ", "a value is missing after "},
@@ -341,7 +410,7 @@ func runHelp(_ context.Context, a *app, args []string) error {
 	}
 	c := lookup(strings.Join(args, " "))
 	if c == nil {
-		return usageErrorf("unknown command %q", strings.Join(args, " ")).withHint("run `ctxkeep help` for the list of commands")
+		return unknownCommand(strings.Join(args, " "))
 	}
 	printCommandHelp(a.Stdout, c)
 	return nil

@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/ctxkeep/ctxkeep/internal/config"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 var configCmd = &command{
@@ -49,7 +51,23 @@ func (o *configOptions) run(_ context.Context, a *app, pos []string) error {
 	// The value comes last: a long list would otherwise pad every line.
 	tw := a.table("KEY\tFROM\tVALUE")
 	for _, v := range r.Values {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key, v.Source, v.Value)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Key, v.Source, shownValue(v))
 	}
 	return tw.Flush()
+}
+
+// shownValue is a setting's value as the table shows it: a size in the
+// units every command writes sizes in (text.Bytes: 250.0 MB), with the
+// value as written beside it when that is another unit ("16.8 MB
+// (16MiB)"); --json keeps the value as written.
+func shownValue(v config.Value) string {
+	n, ok := config.Size(v)
+	if !ok {
+		return v.Value
+	}
+	shown := text.Bytes(n)
+	if strings.ReplaceAll(strings.ReplaceAll(shown, " ", ""), ".0", "") != v.Value {
+		shown += " (" + v.Value + ")"
+	}
+	return shown
 }

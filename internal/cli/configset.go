@@ -54,7 +54,18 @@ type configSetOptions struct {
 }
 
 func (o *configSetOptions) run(_ context.Context, a *app, pos []string) error {
-	if len(pos) != 2 || pos[0] != "autocompact" {
+	switch {
+	case len(pos) == 0:
+		return usageErrorf("config set needs what to set: `config set autocompact PCT|off`").
+			withHint("PCT is a percentage of the effective window, %d to 100, or `off` to remove the override", minAutocompact)
+	case len(pos) == 1 && pos[0] == "autocompact":
+		return usageErrorf("config set autocompact needs a value: PCT or off").
+			withHint("PCT is a percentage of the effective window, %d to 100, or `off` to remove the override", minAutocompact)
+	case len(pos) >= 1 && pos[0] != "autocompact":
+		return usageErrorf("config set sets autocompact only, not %q", pos[0]).
+			withHint("the other settings go in %s (or CTXKEEP_<SECTION>_<KEY>): `ctxkeep config` lists them", a.configFiles().User)
+	}
+	if len(pos) != 2 {
 		return usageErrorf("want `config set autocompact PCT`, got %q", strings.Join(pos, " ")).
 			withHint("PCT is a percentage of the effective window, %d to 100, or `off` to remove the override", minAutocompact)
 	}

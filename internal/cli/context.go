@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,15 +33,16 @@ named apart). A session whose context went past the configured window without co
 larger one: the report takes the next known window (1M) and says it was inferred.
 
 SESSION is a session id, a unique prefix of one, or a transcript path. Default: the session the
-command runs in (from the agent's Bash), else this project's latest, else the latest of any
-project (a terminal is told which). --html writes a self-contained page (no network, no
-external assets). Definitions: docs/WATCH.md.
+command runs in (from the agent's Bash), else this project's latest (Claude Code's, else
+Codex's), else the latest of any project, which the report then says is another project's (a
+"note:" line first, "other_project" and "note" with --json, and at the head of the --html page).
+--html writes a self-contained page (no network, no external assets). Definitions: docs/WATCH.md.
 
 For a Codex CLI session (its id or a prefix under $CODEX_HOME/sessions, or its rollout) it
-prints the usage part only: the context now, the window and the compaction point, the peak, the
-compactions and what swap kept out (docs/CODEX.md). The same for a Gemini CLI session (its id or
-a prefix, or its chat under ~/.gemini/tmp): its context against the compression point
-(docs/GEMINI.md).`,
+prints the usage part only, with no page: the context now, the window and the compaction point,
+the peak, the compactions and what swap kept out (docs/CODEX.md). The same for a Gemini CLI
+session (its id or a prefix, or its chat under ~/.gemini/tmp): its context against the
+compression point (docs/GEMINI.md).`,
 	examples: []string{"ctxkeep context", "ctxkeep context 258c --html context.html", "ctxkeep context --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &contextOptions{}
@@ -64,32 +66,82 @@ func (o *contextOptions) run(ctx context.Context, a *app, pos []string) error {
 	if o.width < 40 {
 		return usageErrorf("bad --width %d: want 40 columns or more", o.width)
 	}
+	if o.html != "" {
+		if err := writableFolder(o.html); err != nil {
+			return err
+		}
+	}
 	arg := ""
 	if len(pos) == 1 {
 		arg = pos[0]
 	}
+	c := chosen{Path: arg}
+	if arg == "" {
+		var err error
+		if c, err = a.latestSession(); err != nil {
+			return hint(err, "name a session (an id, a unique prefix or a transcript path)")
+		}
+		arg = c.Path
+	}
 	if path, ok := a.findCodex(arg); ok {
-		return a.codexContext(ctx, path, o.json)
+		if o.html != "" { // it wrote nothing and said nothing
+			return hint(fmt.Errorf("--html: %s is a Codex session, whose report has no page: only its usage part", path),
+				"drop --html: `ctxkeep context %s` prints it, --json as a document", arg)
+		}
+		return a.codexContext(ctx, path, o.json, c)
 	}
 	if path, ok := a.findGemini(arg); ok {
-		return a.geminiContext(ctx, path, o.json)
+		if o.html != "" {
+			return hint(fmt.Errorf("--html: %s is a Gemini CLI session, whose report has no page: only its usage part", path),
+				"drop --html: `ctxkeep context %s` prints it, --json as a document", arg)
+		}
+		return a.geminiContext(ctx, path, o.json, c)
 	}
 	r, err := a.contextReport(ctx, arg)
 	if err != nil {
 		return err
 	}
 	if o.html != "" {
+		if c.Elsewhere != "" { // the page, read later, says it too
+			r.Note = c.Note(a.projectDir())
+		}
 		if err := writeHTMLFile(o.html, r); err != nil {
 			return err
 		}
 	}
 	switch {
 	case o.json:
-		return a.printJSON(r)
+		return a.printJSON(contextDoc{r, a.otherProject(c)})
 	case o.html != "":
+		a.sayElsewhere(c)
 		fmt.Fprintf(a.Stdout, "wrote %s\n", o.html)
 	default:
+		a.sayElsewhere(c)
 		breakdown.WriteText(a.Stdout, r, o.width)
+	}
+	return nil
+}
+
+// contextDoc is `ctxkeep context --json`: the report, and what it says
+// of a session taken from another project.
+type contextDoc struct {
+	*breakdown.Report
+	otherProject
+}
+
+// writableFolder checks, before any work, that the folder of a file to
+// write is there: the error names it, not the temporary file the write
+// would have started with.
+func writableFolder(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return hint(fmt.Errorf("cannot write %s: there is no folder %s", path, dir), "create it first (mkdir -p %s), or name a file in a folder that exists", dir)
+	case err != nil:
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	case !st.IsDir():
+		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
 	}
 	return nil
 }
@@ -104,7 +156,7 @@ func writeHTMLFile(path string, r *breakdown.Report) error {
 }
 
 func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report, error) {
-	path, err := a.sessionTranscript(arg)
+	path, err := a.findTranscript(arg)
 	if err != nil {
 		return nil, err
 	}
@@ -146,25 +198,12 @@ func (a *app) contextReport(ctx context.Context, arg string) (*breakdown.Report,
 	return r, err
 }
 
-// sessionTranscript is the transcript a command about one session works
-// on: the one arg names, or the latest (latestTranscript).
-func (a *app) sessionTranscript(arg string) (string, error) {
-	if arg != "" {
-		return a.findTranscript(arg)
-	}
-	path, err := a.latestTranscript()
-	if errors.Is(err, errNoSession) {
-		return "", hint(err, "name a session (an id, a unique prefix or a transcript path)")
-	}
-	return path, err
-}
-
 // sessionSwaps lists what swap stored of the session's main thread, each
 // with what the transcript shows of it: the replacements not checked yet
 // are checked first (internal/proof), as Stop would. Without an index
 // there is nothing to mark, which is not an error.
 func (a *app) sessionSwaps(ctx context.Context, session, transcript string) []breakdown.Swap {
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
 	if err != nil {
 		return nil
 	}

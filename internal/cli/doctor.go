@@ -60,11 +60,13 @@ doing. Exit status 1 if a check fails (with --json, the document says "ok": fals
           registered with it
   mcp     fails when the MCP server registered for the user (~/.claude.json) does not answer
           initialize or does not list its three tools; warns when it is not registered (the
-          agent then gets stored outputs back through its shell only)
+          agent then gets stored outputs back through its shell only), unless ctxkeep is
+          registered with Codex only
   config  fails when a config file or CTXKEEP_* variable is invalid (the hooks pass through
           meanwhile); warns when ctxkeep is disabled
   store   fails when the index cannot be opened or fails SQLite's quick check, or a row has no
-          blob; warns when the data folder is open to other users
+          blob; warns when the data folder is open to other users, or when there is no store
+          yet (doctor does not create one: install does)
   log     warns when problems were logged in the last 24 hours
   client  the hook calls recorded and the Claude Code version they report, and what
           ` + "`claude --version`" + ` prints; warns when no hook has run yet
@@ -278,7 +280,13 @@ func (a *app) checkConfig(context.Context) check {
 // integrity check: SQLite's quick_check and every row's blob present.
 func (a *app) checkStore(ctx context.Context) check {
 	c := check{Name: "store"}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
+	if errors.Is(err, errNoStore) {
+		d, _ := a.dirs()
+		c.Status, c.Detail = statusWarn, fmt.Sprintf("no store yet in %s: the hooks store nothing until there is one", d.Data)
+		c.Hint = "run `ctxkeep install`: it prepares the store"
+		return c
+	}
 	if err != nil {
 		return fail(c, err.Error(), "")
 	}
@@ -328,7 +336,7 @@ func (a *app) checkClient(ctx context.Context) check {
 	c := check{Name: "client", Status: statusOK}
 	var parts []string
 	calls := 0
-	if st, err := a.openStore(ctx); err == nil {
+	if st, err := a.storeIfAny(ctx); err == nil {
 		a.root.Ingest(ctx, st, "")
 		sessions, _ := st.Stats(ctx, "")
 		var last time.Time
@@ -357,7 +365,7 @@ func (a *app) checkClient(ctx context.Context) check {
 	}
 	if calls == 0 {
 		parts = append([]string{"no hook has run yet"}, parts...)
-		c.Status, c.Hint = statusWarn, "start claude in a project; the next doctor run shows the calls and the version its hooks report"
+		c.Status, c.Hint = statusWarn, fmt.Sprintf("start %s in a project; the next doctor run shows the calls and the version its hooks report", a.clientsToStart())
 	}
 	c.Detail = strings.Join(parts, "; ")
 	return c
@@ -368,7 +376,7 @@ func (a *app) checkClient(ctx context.Context) check {
 // why, for the latest.
 func (a *app) checkReplacements(ctx context.Context) check {
 	c := check{Name: "applied", Status: statusOK}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
 	if err != nil {
 		c.Detail = "no store to check"
 		return c
@@ -411,6 +419,25 @@ func (a *app) checkReplacements(ctx context.Context) check {
 	}
 	c.Hint = "the model saw those outputs whole: a client update may have changed the tool's output shape (please report it), or another PostToolUse hook answered the same calls"
 	return c
+}
+
+// clientsToStart names the clients ctxkeep is registered with, for a
+// hint: claude, codex, or both.
+func (a *app) clientsToStart() string {
+	claude, codex := len(a.installedScopes()) > 0, a.codexInstalled()
+	switch {
+	case codex && claude:
+		return "claude or codex"
+	case codex:
+		return "codex"
+	}
+	return "claude"
+}
+
+// codexOnly reports whether ctxkeep is registered with Codex and not with
+// Claude Code: Claude Code's checks then have nothing to check.
+func (a *app) codexOnly() bool {
+	return len(a.installedScopes()) == 0 && a.codexInstalled()
 }
 
 func fail(c check, detail, hint string) check {

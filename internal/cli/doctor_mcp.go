@@ -30,6 +30,9 @@ func (a *app) checkMCP(ctx context.Context) check {
 	switch {
 	case err != nil:
 		return fail(c, fmt.Sprintf("%s: %v", path, err), "")
+	case (!found || !s.IsCtxkeep()) && a.codexOnly():
+		c.Status, c.Detail = statusOK, "not registered with Claude Code (Codex only): Codex gets stored outputs back through `ctxkeep show` in its shell"
+		return c
 	case !found || !s.IsCtxkeep():
 		c.Status, c.Detail = statusWarn, fmt.Sprintf("ctxkeep's MCP server is not registered in %s: the agent gets stored outputs back through its shell only", path)
 		c.Hint = "run `ctxkeep install` to register it"

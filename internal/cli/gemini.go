@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
-	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/claudecode"
 	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
@@ -212,21 +211,22 @@ func (a *app) findGemini(arg string) (string, bool) {
 // part of the report (how full, the model's limit and the compression
 // point, compressions, swaps, the responses). The breakdown by category
 // reads Claude Code's transcripts only.
-func (a *app) geminiContext(ctx context.Context, path string, asJSON bool) error {
+func (a *app) geminiContext(ctx context.Context, path string, asJSON bool, c chosen) error {
 	r, err := gemini.ReadReport(path)
 	if err != nil {
 		return err
 	}
 	limits := watch.Fixed(gemini.Thresholds(r.Model, gemini.CompressionThreshold(a.Getenv, r.Workspace)))
-	var k breakdown.SwappedTotal
-	for _, s := range a.sessionSwaps(ctx, r.ID, path) {
-		k.Entries++
-		k.Tokens += s.Tokens
-	}
+	k := a.keptOutOf(ctx, r.ID, path) // as the chat shows it
 	if asJSON {
-		return a.printJSON(map[string]any{"agent": ctxkeep.AgentGemini, "session_id": r.ID, "transcript": path, "report": r,
-			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": k.Entries, "swapped_out_tokens": k.Tokens})
+		doc := map[string]any{"agent": ctxkeep.AgentGemini, "session_id": r.ID, "transcript": path, "report": r,
+			"limits": limits, "percent_of_threshold": limits.OfThreshold(r.Usage.Tokens), "swapped_out": k.Entries, "swapped_out_tokens": k.Tokens, "kept": k}
+		if o := a.otherProject(c); o.Project != "" {
+			doc["other_project"], doc["note"] = o.Project, o.Note
+		}
+		return a.printJSON(doc)
 	}
+	a.sayElsewhere(c)
 	w := a.Stdout
 	fmt.Fprintf(w, "session %s (Gemini CLI, %s)\n", r.ID, r.Model)
 	fmt.Fprintf(w, "  transcript  %s\n", path)
@@ -245,35 +245,35 @@ func (a *app) geminiContext(ctx context.Context, path string, asJSON bool) error
 	for _, c := range r.Compactions {
 		fmt.Fprintf(w, "    at %s tokens\n", watch.Thousands(c.Before))
 	}
-	fmt.Fprintf(w, "  swapped out %d output(s), ~%s tokens kept out of the context\n", k.Entries, watch.Thousands(k.Tokens))
+	fmt.Fprintln(w, keptLine(k, "chat"))
 	fmt.Fprintln(w, "(the breakdown by category and the stale output are for Claude Code sessions only)")
 	return nil
 }
 
-// latestChat is the latest Gemini CLI chat of this project, else of any
-// (saying which), for `replay` without a session when there is no Claude
-// Code or Codex session; "" when there is none.
-func (a *app) latestChat() string {
+// latestChat is the latest Gemini CLI chat of this project, else (with
+// anyProject) the latest of any project, marked as another project's.
+func (a *app) latestChat(anyProject bool) (chosen, bool) {
 	const maxLookedAt = 200
 	paths, _ := gemini.Chats(a.geminiHome())
-	newest := ""
+	var newest chosen
 	for i := len(paths) - 1; i >= 0 && i >= len(paths)-maxLookedAt; i-- {
 		meta, err := gemini.ReadMeta(paths[i])
 		if err != nil {
 			continue
 		}
-		if newest == "" {
-			newest = paths[i]
+		root := ""
+		if meta.Workspace != "" {
+			root = project.Root("", meta.Workspace)
 		}
-		if meta.Workspace != "" && project.Root("", meta.Workspace) == a.projectDir() {
-			a.note("no Claude Code or Codex session; the latest Gemini CLI session of this project: %s (%s)", meta.ID, paths[i])
-			return paths[i]
+		if newest.Path == "" {
+			newest = chosen{Path: paths[i], Elsewhere: orDash(root)}
+		}
+		if root != "" && root == a.projectDir() {
+			a.note("no Claude Code or Codex session of this project; its latest Gemini CLI session: %s (%s)", meta.ID, paths[i])
+			return chosen{Path: paths[i]}, true
 		}
 	}
-	if newest != "" {
-		a.note("no Claude Code or Codex session, and no Gemini CLI session of this project (%s); the latest Gemini CLI session: %s", a.projectDir(), newest)
-	}
-	return newest
+	return newest, anyProject && newest.Path != ""
 }
 
 // foundWithGemini says which clients plain install found, Gemini CLI

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -162,6 +164,11 @@ func (o *installOptions) run(ctx context.Context, a *app, pos []string) error {
 		}
 		return a.installMCP(reg, true)
 	}
+	if o.status.replaced != nil {
+		if err := a.keepReplacedStatusLine(path, o.status.replaced); err != nil {
+			return err
+		}
+	}
 	if res.Changed {
 		fmt.Fprintf(a.Stdout, "installed ctxkeep's hooks for %d events in %s (%s settings)\n", len(reg.Hooks), path, scope)
 		if res.Backup != "" {
@@ -298,11 +305,12 @@ var uninstallCmd = &command{
 	group:   groupSetup,
 	long: `Removes ctxkeep's handlers (and the groups, events and hooks object they leave empty), and the
 statusLine when it is ctxkeep's, and (for the user) ctxkeep's MCP server from ~/.claude.json, and
-nothing else: your own hooks and servers stay as you wrote them.
-Install followed by uninstall gives back the original file byte for byte when it was formatted
-with two spaces. The pin slash commands ctxkeep wrote go too (yours of the same name stay), and
-their folder when ctxkeep's were all it held, unless ctxkeep is still registered in another scope
-that uses the same folder. Stored data is kept; the command says where it is.
+nothing else: your own hooks and servers stay as you wrote them, and the statusLine that
+` + "`install --statusline --force`" + ` replaced is put back. Install followed by uninstall gives back
+each file byte for byte, however it was formatted, when nothing else changed in it. The pin
+slash commands ctxkeep wrote go too (yours of the same name stay), and their folder when
+ctxkeep's were all it held, unless ctxkeep is still registered in another scope that uses the
+same folder. Stored data is kept; the command says where it is.
 
 --agent codex removes ctxkeep's hooks from $CODEX_HOME/hooks.json and their trust from
 config.toml (your hooks that move up keep their trust); plain uninstall does it too where ctxkeep
@@ -361,9 +369,15 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 		}
 		return nil
 	}
-	res, err := claudecode.ApplyFile(path, removeAll, claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
+	replaced, _ := a.replacedStatusLines()
+	res, err := claudecode.ApplyFile(path, removeAll(replaced[path]), claudecode.ApplyOptions{DryRun: o.dryRun, Now: a.Now()})
 	if err != nil {
 		return malformedHint(err, path)
+	}
+	if !o.dryRun && replaced[path] != nil {
+		if err := a.keepReplacedStatusLine(path, nil); err != nil {
+			return err
+		}
 	}
 	if o.dryRun {
 		if err := a.printDryRun(res, "uninstall"); err != nil {
@@ -380,6 +394,9 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 		fmt.Fprintf(a.Stdout, "ctxkeep is not installed in %s\n", path)
 	} else {
 		fmt.Fprintf(a.Stdout, "removed ctxkeep's hooks from %s (backup: %s)\n", path, res.Backup)
+		if replaced[path] != nil {
+			fmt.Fprintf(a.Stdout, "put back your statusLine, which `install --statusline --force` had replaced: %s\n", compactJSON(replaced[path]))
+		}
 	}
 	if scope == claudecode.User {
 		if err := a.uninstallMCP(false); err != nil {
@@ -394,7 +411,9 @@ func (o *uninstallOptions) run(_ context.Context, a *app, pos []string) error {
 			fmt.Fprintf(a.Stdout, "note: ctxkeep is still registered in %s (%s settings): `ctxkeep uninstall --%s`\n", other.path, other.scope, other.scope)
 		}
 	}
-	if d, err := a.dirs(); err == nil {
+	if d, err := a.dirs(); err == nil && d.Data == d.State { // CTXKEEP_HOME: one folder
+		fmt.Fprintf(a.Stdout, "your stored data stays in %s; delete that folder to remove it\n", d.Data)
+	} else if err == nil {
 		fmt.Fprintf(a.Stdout, "your stored data stays in %s and %s; delete those folders to remove it\n", d.Data, d.State)
 	}
 	return nil
@@ -441,4 +460,13 @@ func hookExecutable(exe string) string {
 		return h
 	}
 	return exe
+}
+
+// compactJSON is a JSON value on one line, for a message.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return cell(string(raw), 200)
+	}
+	return cell(b.String(), 200)
 }

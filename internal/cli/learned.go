@@ -48,7 +48,7 @@ func (o *learnedOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	// What the hooks journalled since the end of the last turn is learned
 	// first (internal/app.Ingest).
-	if st, err := a.openStore(ctx); err == nil {
+	if st, err := a.storeIfAny(ctx); err == nil {
 		a.root.Ingest(ctx, st, "")
 	}
 	if o.forget != "" {

@@ -108,7 +108,7 @@ func dispatch(ctx context.Context, a *app, args []string) error {
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		return usageErrorf("unknown command %q", args[0]).withHint("run `ctxkeep help` for the list of commands")
+		return unknownCommand(args[0])
 	}
 	args = args[1:]
 	if cmd.name == "config" && len(args) > 0 && args[0] == "set" {

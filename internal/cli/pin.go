@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/pin"
@@ -19,7 +21,8 @@ var pinCmd = &command{
 	long: `Sets a stored output's pin. Prune takes unpinned outputs first, soft pins only when nothing
 unpinned is left and the store is still over its size, hard pins never. ID is an entry id or a
 unique prefix; last is the output stored last (in the session of $CLAUDE_CODE_SESSION_ID when
-run from the agent's Bash, else in any). In a prompt,
+run from the agent's Bash, else in any). Without --level, an output already pinned harder keeps
+its level; without --reason, it keeps its reason. In a prompt,
 ` + "`ccm:pin last|next|start|end [hard] [reason=\"…\"]`" + ` and the slash commands /pin-last, /pin-next,
 /pin-start, /pin-end do the same (docs/TEND.md).`,
 	examples: []string{
@@ -28,7 +31,7 @@ run from the agent's Bash, else in any). In a prompt,
 	},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &pinOptions{}
-		fs.StringVar(&o.level, "level", pin.DefaultLevel.String(), "how strongly to keep it, `LEVEL`: none, soft or hard")
+		fs.StringVar(&o.level, "level", "", "how strongly to keep it, `LEVEL`: none, soft or hard (default: soft, or the higher level the output already has)")
 		fs.StringVar(&o.reason, "reason", "", "why it is kept, `R`, shown by `ctxkeep pins`")
 		return o.run
 	},
@@ -48,7 +51,7 @@ An output that was not pinned is left as it is, and the command says so.`,
 			if len(pos) != 1 {
 				return usageErrorf("unpin takes one entry id, or last").withHint("run `ctxkeep pins` to see what is pinned")
 			}
-			return a.setPin(ctx, pos[0], ctxkeep.PinNone, "")
+			return a.setPin(ctx, pos[0], ctxkeep.PinNone, true, "")
 		}
 	},
 }
@@ -59,17 +62,22 @@ func (o *pinOptions) run(ctx context.Context, a *app, pos []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("pin takes one entry id, or last").withHint("run `ctxkeep list` to see the ids")
 	}
-	l, err := ctxkeep.ParsePinLevel(o.level)
-	if err != nil {
-		return usageErrorf("%v", err)
+	l := pin.DefaultLevel
+	if o.level != "" {
+		var err error
+		if l, err = ctxkeep.ParsePinLevel(o.level); err != nil {
+			return usageErrorf("bad --level: %v", err)
+		}
 	}
-	return a.setPin(ctx, pos[0], l, o.reason)
+	return a.setPin(ctx, pos[0], l, o.level != "", o.reason)
 }
 
 // setPin pins id, or with "last" the output stored last (in the agent's
 // session when run from inside one, else in any), and says what changed.
-func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason string) error {
-	st, err := a.openStore(ctx)
+// Without a level given (levelSet), the output keeps a higher level than
+// the default, and without a reason, the reason it has.
+func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, levelSet bool, reason string) error {
+	st, err := a.storeIfAny(ctx)
 	if err != nil {
 		return err
 	}
@@ -77,8 +85,9 @@ func (a *app) setPin(ctx context.Context, id string, l ctxkeep.PinLevel, reason 
 	if err != nil {
 		return err
 	}
-	what := fmt.Sprintf("%s (%s %s)", before.ID, before.Tool, cell(before.Input, 60))
-	if before.PinLevel == l && (reason == "" || reason == before.PinReason) {
+	l, reason = pin.Merge(before, l, levelSet, reason)
+	what := fmt.Sprintf("%s (%s %s)", before.ID, before.Tool, callCell(before.Input, 60))
+	if before.PinLevel == l && reason == before.PinReason {
 		if l == ctxkeep.PinNone {
 			fmt.Fprintf(a.Stdout, "%s was not pinned; nothing changed\n", what)
 		} else {
@@ -112,11 +121,7 @@ func (a *app) pinTarget(ctx context.Context, st ctxkeep.Local, id string) (ctxke
 		}
 		return es[0], nil
 	}
-	e, err := st.Entry(ctx, id)
-	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
-		return e, hint(err, "run `ctxkeep list --all` to see the stored outputs")
-	}
-	return e, err
+	return a.entryByID(ctx, st, id)
 }
 
 var pinsCmd = &command{
@@ -124,8 +129,10 @@ var pinsCmd = &command{
 	usage:   "pins [--json]",
 	summary: "list the pinned outputs and the pins waiting for outputs",
 	group:   groupOutputs,
-	long: `Lists the pinned outputs, newest first (id, level, when, tool, size, session, the call, the
-reason), and the pins waiting for outputs: ` + "`ccm:pin next`" + ` and an open ` + "`ccm:pin start`" + ` in a session.`,
+	long: `Lists the pinned outputs of every project, newest first (id, level, when, tool, size, session,
+the call, the reason), and the pins waiting for outputs: ` + "`ccm:pin next`" + ` and an open
+` + "`ccm:pin start`" + ` in a session. Pins of other projects than this one are counted in a note on
+stderr (with --json, each pin has its "project").`,
 	examples: []string{"ctxkeep pins", "ctxkeep pins --json"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &pinsOptions{}
@@ -146,18 +153,21 @@ func (o *pinsOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := noArgs("pins", pos); err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
-	if err != nil {
-		return err
-	}
 	d, err := a.dirs()
 	if err != nil {
 		return err
 	}
 	var r pinsReport
-	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Pinned: true, Latest: true})
-	if err != nil {
+	var es []ctxkeep.Entry
+	st, err := a.storeIfAny(ctx)
+	switch {
+	case errors.Is(err, errNoStore):
+	case err != nil:
 		return err
+	default:
+		if es, err = st.Entries(ctx, ctxkeep.EntryFilter{Pinned: true, Latest: true}); err != nil {
+			return err
+		}
 	}
 	w, err := pin.DirIn(d.State).List()
 	if err != nil {
@@ -171,7 +181,36 @@ func (o *pinsOptions) run(ctx context.Context, a *app, pos []string) error {
 		return a.printJSON(r)
 	}
 	r.print(a)
+	if note := othersPins(r.Pins, a.projectDir()); note != "" {
+		fmt.Fprintf(a.Stderr, "ctxkeep: note: %s\n", note)
+	}
 	return nil
+}
+
+// othersPins says which of the pins listed are other projects' outputs
+// than this one's (here): pins lists every project's, and a row does not
+// show its project. "" when all are this project's.
+func othersPins(pins []ctxkeep.Entry, here string) string {
+	n := 0
+	var projects []string
+	for _, e := range pins {
+		if p := entryProject(e); p != here {
+			n++
+			if p == "" {
+				p = "a project not recorded"
+			}
+			if !slices.Contains(projects, p) {
+				projects = append(projects, p)
+			}
+		}
+	}
+	switch {
+	case n == 0:
+		return ""
+	case n == 1:
+		return fmt.Sprintf("1 of these pins is another project's output (%s), not this project's (%s)", projects[0], here)
+	}
+	return fmt.Sprintf("%d of these pins are other projects' outputs (%s), not this project's (%s)", n, strings.Join(projects, ", "), here)
 }
 
 func (r pinsReport) print(a *app) {
@@ -184,7 +223,7 @@ func (r pinsReport) print(a *app) {
 		tw := a.table("ID\tLEVEL\tWHEN\tTOOL\tCHARS\tSESSION\tCALL\tREASON")
 		for _, e := range r.Pins {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.PinLevel, e.CreatedAt.Local().Format("01-02 15:04"),
-				e.Tool, e.Chars, text.Abbrev(e.SessionID), cell(e.Input, 40), orDash(cell(e.PinReason, 60)))
+				e.Tool, e.Chars, text.Abbrev(e.SessionID), callCell(e.Input, 40), orDash(cell(e.PinReason, 60)))
 		}
 		tw.Flush()
 	}

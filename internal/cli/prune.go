@@ -111,6 +111,13 @@ func (o *pruneOptions) run(ctx context.Context, a *app, pos []string) error {
 		return err
 	}
 	st, err := a.pruneStore(ctx, o.dryRun)
+	if errors.Is(err, errNoStore) {
+		if o.json {
+			return a.printJSON(map[string]any{"dry_run": o.dryRun, "plan": map[string]any{"items": []any{}}, "frees_bytes": 0, "note": "no store yet: nothing to prune"})
+		}
+		fmt.Fprintln(a.Stdout, "no store yet: nothing to prune")
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -158,7 +165,10 @@ func (o *pruneOptions) run(ctx context.Context, a *app, pos []string) error {
 // of it changes (ctxkeep.OpenReadOnly).
 func (a *app) pruneStore(ctx context.Context, dryRun bool) (ctxkeep.Local, error) {
 	if !dryRun {
-		return a.openStore(ctx)
+		return a.storeIfAny(ctx)
+	}
+	if !a.hasStore() {
+		return nil, errNoStore
 	}
 	r, err := a.env()
 	if err != nil {
@@ -227,7 +237,7 @@ func printPrune(a *app, r pruneReport, cfg *config.Config) {
 			e := it.Entry
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", e.ID, text.Abbrev(e.SessionID), e.Tool,
 				e.CreatedAt.Local().Format("2006-01-02 15:04"), e.AccessCount, e.PinLevel, text.Bytes(it.Frees), it.Reason,
-				cell(e.Input, 40))
+				callCell(e.Input, 40))
 		}
 		tw.Flush()
 	}

@@ -28,15 +28,15 @@ blocks outside the last turn are removed. The original is kept beside it as
 refused.
 
 SESSION is a session id, a unique prefix of one, or a transcript path; --current is the session
-the command runs in ($CLAUDE_CODE_SESSION_ID), else this project's latest session, else the
-latest of any project. A live session (a running client registered it, or it was written in the
-last 2 minutes) is refused unless --force. --analyze prints sizes by record type, the biggest
+the command runs in ($CLAUDE_CODE_SESSION_ID), else this project's latest session, never another
+project's: in a project with no session of its own it is refused. A live session (a running
+client registered it, or it was written in the last 2 minutes) is refused unless --force. --analyze prints sizes by record type, the biggest
 tool results and the structural problems; --dry-run what would change; neither changes anything.
 Details: docs/TEND.md.`,
 	examples: []string{"ctxkeep purge --current --analyze", "ctxkeep purge 258c --dry-run", "ctxkeep purge ~/.claude/projects/-home-me-app/258c7280-….jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
 		o := &purgeOptions{}
-		fs.BoolVar(&o.current, "current", false, "the session this command runs in ($CLAUDE_CODE_SESSION_ID), else this project's latest")
+		fs.BoolVar(&o.current, "current", false, "the session this command runs in ($CLAUDE_CODE_SESSION_ID), else this project's latest; never another project's")
 		fs.BoolVar(&o.analyze, "analyze", false, "show where the transcript's bytes are and its structural problems; change nothing")
 		fs.BoolVar(&o.dryRun, "dry-run", false, "show what purge would change and the size after; change nothing")
 		fs.BoolVar(&o.repairOnly, "repair-only", false, "repair the structure only; slim nothing")
@@ -163,17 +163,17 @@ func (o *purgeOptions) run(ctx context.Context, a *app, pos []string) error {
 }
 
 // purgeTarget is the transcript purge works on: a path, a session id or
-// unique prefix, or with --current the session this runs in, else the
-// latest (latestTranscript).
+// unique prefix, or with --current the session this runs in, else this
+// project's latest: never another project's (latestTranscript).
 func (a *app) purgeTarget(pos []string, current bool) (string, error) {
 	if !current {
 		return a.findTranscript(pos[0])
 	}
-	path, err := a.latestTranscript()
+	c, err := a.latestTranscript(false)
 	if errors.Is(err, errNoSession) {
-		return "", hint(err, "name the session: `ctxkeep purge SESSION`")
+		return "", hint(err, "--current never takes another project's session: name the one to purge, `ctxkeep purge SESSION` (`ctxkeep stats` lists the sessions)")
 	}
-	return path, err
+	return c.Path, err
 }
 
 // applyPurge stores the stubbed results, then rewrites the transcript:
@@ -247,7 +247,7 @@ func printAnalysis(a *app, an purge.Analysis) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  LINE\tBYTES\tTOOL\tTOOL_USE_ID\tCALL")
 		for _, b := range an.Biggest {
-			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", b.Line, b.Bytes, b.Tool, b.ToolUseID, cell(b.Input, 50))
+			fmt.Fprintf(tw, "  %d\t%d\t%s\t%s\t%s\n", b.Line, b.Bytes, b.Tool, b.ToolUseID, callCell(b.Input, 50))
 		}
 		tw.Flush()
 	}

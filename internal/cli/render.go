@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -70,6 +72,26 @@ func cell(s string, n int) string {
 
 // orEmpty makes a nil list an empty one: --json documents have [] where
 // there is nothing, never null.
+// callCell is a tool call's input as one table cell: a path (one word
+// with a slash) keeps its end, the file's name, when cut; anything else
+// its start.
+func callCell(input string, n int) string {
+	if strings.HasPrefix(input, "{") { // a call's raw input (Write, Edit…): its file says what it was
+		var in struct {
+			FilePath     string `json:"file_path"`
+			NotebookPath string `json:"notebook_path"`
+		}
+		if json.Unmarshal([]byte(input), &in) == nil && in.FilePath+in.NotebookPath != "" {
+			input = in.FilePath + in.NotebookPath
+		}
+	}
+	s := text.FirstLine(printable(input))
+	if strings.ContainsRune(s, '/') && !strings.ContainsAny(s, " \t") {
+		return text.CutStart(s, n)
+	}
+	return text.Cut(s, n)
+}
+
 func orEmpty[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -40,11 +40,12 @@ counted; an output the wrapper captured counts as the transcript holds it (witho
 client would have cut it). The same input gives the same report.
 
 SESSION is a transcript, rollout or chat path, a session id or a unique prefix of one. Without
-one it replays the Claude Code session the command runs in, else this project's latest, else the
-latest of any project, else the latest Codex session, else the latest Gemini CLI session, each of
-this project or any (a terminal is told which); when there is none, or with --sample, the
-built-in sample session (a real public session, MIT License, see internal/sample), whose figures
-are the same on every machine. --views prints every view the model would have seen.`,
+one it replays the Claude Code session the command runs in, else this project's latest (Claude
+Code's, else Codex's, else Gemini CLI's), else the latest of any project, which the report then
+says is another project's (a "note:" line first, "other_project" and "note" with --json); when
+there is none, or with --sample, the built-in sample session (a real public session, MIT
+License, see internal/sample), whose figures are the same on every machine. --views prints every
+view the model would have seen.`,
 	examples: []string{"ctxkeep replay", "ctxkeep replay --sample", "ctxkeep replay ~/.claude/projects/*/*.jsonl --json",
 		"ctxkeep replay ~/.codex/sessions/2026/*/*/rollout-*.jsonl", "ctxkeep replay ~/.gemini/tmp/*/chats/session-*.jsonl"},
 	setup: func(fs *flag.FlagSet) runFunc {
@@ -168,15 +169,9 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 		paths = append(paths, path)
 	}
 	names := slices.Clone(paths)
+	var picked chosen
 	if len(paths) == 0 && !o.sample {
-		latest, err := a.latestTranscript()
-		if errors.Is(err, errNoSession) {
-			if rollout := a.latestRollout(); rollout != "" {
-				latest, err = rollout, nil
-			} else if chat := a.latestChat(); chat != "" {
-				latest, err = chat, nil
-			}
-		}
+		c, err := a.latestSession()
 		switch {
 		case errors.Is(err, errNoSession):
 			o.sample = true
@@ -186,7 +181,7 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 		case err != nil:
 			return err
 		default:
-			paths, names = []string{latest}, []string{latest}
+			picked, paths, names = c, []string{c.Path}, []string{c.Path}
 		}
 	}
 	if o.sample {
@@ -225,8 +220,9 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 	}
 	r.ByTool = orEmpty(r.ByTool)
 	if o.json {
-		return a.printJSON(r)
+		return a.printJSON(replayDoc{r, a.otherProject(picked)})
 	}
+	a.sayElsewhere(picked)
 	if o.views {
 		for _, v := range r.Views {
 			fmt.Fprintf(a.Stdout, "── %s %s (%s) ──\n%s\n", v.Tool, v.ToolUseID, filepath.Base(v.Transcript), v.View)
@@ -234,6 +230,13 @@ func (o *replayOptions) run(ctx context.Context, a *app, args []string) error {
 	}
 	printReplay(a, r)
 	return nil
+}
+
+// replayDoc is `ctxkeep replay --json`: the report, and what it says of a
+// session taken from another project.
+type replayDoc struct {
+	replay.Report
+	otherProject
 }
 
 func printReplay(a *app, r replay.Report) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
@@ -62,7 +63,7 @@ type searchResult struct {
 	Agent     string  `json:"agent"` // the session's client: claude-code, codex, gemini
 	Turn      int     `json:"turn"`
 	Step      int     `json:"step,omitempty"`
-	When      string  `json:"when"`
+	When      string  `json:"when,omitempty"` // left out when the record has no time
 	Score     float64 `json:"score"`
 	Lexical   float64 `json:"lexical"`
 	Summary   string  `json:"summary"`
@@ -106,7 +107,10 @@ func (o *searchOptions) run(ctx context.Context, a *app, words []string) error {
 	if o.team {
 		return o.runTeam(ctx, a, words) // teamsearch.go
 	}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
+	if errors.Is(err, errNoStore) && o.session == "" {
+		return o.noStore(a, strings.Join(words, " "))
+	}
 	if err != nil {
 		return err
 	}
@@ -162,8 +166,24 @@ func (o *searchOptions) result(ctx context.Context, a *app, st ctxkeep.Local, qu
 // of the outputs it refers to) that match the query best.
 func resultOf(ctx context.Context, st ctxkeep.OutputStore, h search.Result, query string) searchResult {
 	return searchResult{Key: h.Key, SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn, Step: h.Step,
-		When: h.End.Local().Format("2006-01-02 15:04"), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
+		When: when(h.End), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
 		Snippet: search.Snippet(search.Texts(ctx, st, h.Chunk), query), place: recall.Place(h.Chunk)}
+}
+
+// when is a hit's time as search shows it, "" when the records it came
+// from have none (a transcript without timestamps): never 0001-01-01.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
+func orElse(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
 }
 
 // printSnippet writes a hit's snippet under it, a line per line.
@@ -192,8 +212,22 @@ func (r searchReport) print(a *app) {
 	}
 	for _, h := range r.Results {
 		fmt.Fprintf(a.Stdout, "%s  session %s · %s %s · %s · score %.2f · %s\n  %s\n", h.Key, h.SessionID[:min(8, len(h.SessionID))],
-			h.Kind, h.place, h.When, h.Score, agentName(h.Agent), text.FirstLine(h.Summary))
+			h.Kind, h.place, orElse(h.When, "time unknown"), h.Score, agentName(h.Agent), text.FirstLine(h.Summary))
 		printSnippet(a, h.Snippet)
 	}
 	a.tip("print a step exactly with `ctxkeep recall KEY`, its whole turn with `ctxkeep recall SESSION:TURN`")
+}
+
+// noStore is the answer of a search where nothing was ever stored: no
+// match, and nothing is archived yet.
+func (o *searchOptions) noStore(a *app, query string) error {
+	r := searchReport{Query: query, Scope: "project", Project: a.projectDir(), Results: []searchResult{}, empty: true}
+	if o.all {
+		r.Scope, r.Project = "all", ""
+	}
+	if o.json {
+		return a.printJSON(r)
+	}
+	r.print(a)
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -71,14 +72,11 @@ func (o *showOptions) run(ctx context.Context, a *app, pos []string) error {
 	if err := o.validate(pos); err != nil {
 		return err
 	}
-	st, err := a.openStore(ctx)
+	st, err := a.storeIfAny(ctx)
 	if err != nil {
 		return err
 	}
-	e, err := st.Entry(ctx, pos[0])
-	if errors.Is(err, ctxkeep.ErrNotFound) || errors.Is(err, ctxkeep.ErrAmbiguous) {
-		return hint(err, "run `ctxkeep list --all` to see the stored outputs")
-	}
+	e, err := a.entryByID(ctx, st, pos[0])
 	if err != nil {
 		return err
 	}
@@ -105,4 +103,40 @@ func (o *showOptions) run(ctx context.Context, a *app, pos []string) error {
 func (a *app) byAgent() bool {
 	agent := a.Getenv("AI_AGENT")
 	return strings.HasSuffix(agent, "_agent") || agent == "" && a.Getenv("CLAUDECODE") == "1"
+}
+
+// entryByID finds a stored output by its id or a unique prefix. A prefix
+// several ids start with names them (up to five), so that the user can
+// pick one.
+func (a *app) entryByID(ctx context.Context, st ctxkeep.Local, id string) (ctxkeep.Entry, error) {
+	e, err := st.Entry(ctx, id)
+	switch {
+	case errors.Is(err, ctxkeep.ErrAmbiguous):
+		return e, a.ambiguousEntry(ctx, st, id, err)
+	case errors.Is(err, ctxkeep.ErrNotFound):
+		return e, hint(err, "run `ctxkeep list --all` to see the stored outputs")
+	}
+	return e, err
+}
+
+func (a *app) ambiguousEntry(ctx context.Context, st ctxkeep.Local, id string, err error) error {
+	es, lerr := st.Entries(ctx, ctxkeep.EntryFilter{Latest: true})
+	if lerr != nil {
+		return hint(err, "give more of the id; `ctxkeep list --all` lists them")
+	}
+	prefix := strings.ToLower(strings.TrimSpace(id))
+	var shown []string
+	n := 0
+	for _, e := range es {
+		if !strings.HasPrefix(e.ID, prefix) {
+			continue
+		}
+		if n++; n <= 5 {
+			shown = append(shown, fmt.Sprintf("%s (%s %s)", e.ID, e.Tool, callCell(e.Input, 40)))
+		}
+	}
+	if n > len(shown) {
+		shown = append(shown, fmt.Sprintf("and %d more", n-len(shown)))
+	}
+	return hint(ctxkeep.Errorf(ctxkeep.ErrAmbiguous, "%q starts %d stored outputs' ids: %s", prefix, n, strings.Join(shown, ", ")), "give more of the id")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -56,13 +57,16 @@ func (o *statsOptions) run(ctx context.Context, a *app, pos []string) error {
 	if o.limit < 1 {
 		return usageErrorf("bad --limit %d: want 1 or more", o.limit)
 	}
-	st, err := a.openStore(ctx)
-	if err != nil {
+	r := statsReport{Sessions: []ctxkeep.SessionStats{}}
+	st, err := a.storeIfAny(ctx)
+	switch {
+	case errors.Is(err, errNoStore) && o.session == "":
+	case err != nil:
 		return err
-	}
-	r, err := o.result(ctx, a, st)
-	if err != nil {
-		return err
+	default:
+		if r, err = o.result(ctx, a, st); err != nil {
+			return err
+		}
 	}
 	if o.json {
 		return a.printJSON(r)

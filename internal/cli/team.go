@@ -9,12 +9,16 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/config"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/logfile"
+	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/team"
+	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
 var teamCmd = &command{
@@ -34,8 +38,9 @@ what.
 Each user: add-project [NAME], in a project's folder, opts it in under NAME (default: its git
 remote, else its folder's name), so that the same repository on two machines is one team
 project; remove-project opts it out; projects lists them. sync pushes, redacted, what those
-projects archived since the last sync, in batches of --batch chunks, each in one transaction;
-stopped anywhere, the next one resumes, and nothing is stored twice. With
+projects archived since the last sync, each step with what the model saw of its stored outputs
+(their views; their whole text only with team.push_outputs), in batches of --batch chunks, each
+in one transaction; stopped anywhere, the next one resumes, and nothing is stored twice. With
 team.sync_after_session the SessionEnd hook starts sync --background, which skips when a sync is
 running, stops after team.sync_timeout and logs its outcome to team/sync.log in the state folder.
 status says who you are on the server, what you may read and how far this machine synced.
@@ -102,7 +107,10 @@ func (a *app) openTeam(ctx context.Context, migrate bool) (ctxkeep.TeamAdmin, *c
 	if a.Backends.OpenTeam == nil {
 		return nil, nil, errors.New("this ctxkeep was built without the team archive")
 	}
+	p := a.progress() // a server that accepts and never answers is waited on for seconds: say so
+	p.Start("connecting to the team archive", 0)
 	db, err := a.Backends.OpenTeam(ctx, cfg.Team.DSN, migrate)
+	p.Done()
 	if err != nil {
 		return nil, nil, teamError(err)
 	}
@@ -133,6 +141,8 @@ func teamError(err error) error {
 		return hint(err, "the server refused: see its message above; `ctxkeep team status` says who you are and what you are granted")
 	case code == "3D000":
 		return hint(err, "check dbname in team.dsn")
+	case errors.Is(err, ctxkeep.ErrUnreachable) && strings.Contains(msg, "did not answer within"):
+		return hint(err, "is a PostgreSQL server listening there? check host and port in team.dsn (connect_timeout=N in it sets the wait)")
 	case errors.Is(err, ctxkeep.ErrUnreachable):
 		return hint(err, "check team.dsn and the network; what was pushed is kept, the next sync catches up")
 	}
@@ -229,7 +239,7 @@ func teamParse(a *app, fs *flag.FlagSet, args []string) ([]string, error) {
 		return nil, silentError{code: exitOK}
 	}
 	if err != nil {
-		return nil, flagError(lookup("team"), err)
+		return nil, flagError(lookup("team"), fs, err)
 	}
 	return pos, nil
 }
@@ -377,8 +387,8 @@ func runTeamSync(ctx context.Context, a *app, args []string) error {
 	if errors.Is(err, fsx.ErrLocked) {
 		return nil // the sync already running pushes what this one would
 	}
-	outcome := fmt.Sprintf("team sync: %d chunk(s) pushed (%d new or changed), %d output(s) (%d with text), %d project(s), in %s",
-		res.Chunks, res.Written, res.Outputs, res.Texts, res.Projects, time.Since(start).Round(time.Millisecond))
+	outcome := fmt.Sprintf("team sync: %d chunk(s) pushed (%d new or changed), %d output(s) (%d with text, %d with what the model saw), %d project(s), in %s",
+		res.Chunks, res.Written, res.Outputs, res.Texts, res.Views, res.Projects, time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		outcome = fmt.Sprintf("team sync failed after %s: %v (what was pushed is kept; the next sync resumes)", outcome, err)
 	}
@@ -395,6 +405,9 @@ func runTeamSync(ctx context.Context, a *app, args []string) error {
 		return a.printJSON(res)
 	}
 	fmt.Fprintln(a.Stdout, strings.TrimPrefix(outcome, "team sync: "))
+	if res.Projects == 0 { // not an error: SessionEnd may start it anywhere
+		fmt.Fprintln(a.Stdout, "no project is opted in: `ctxkeep team add-project`, in a project's folder, opts it in")
+	}
 	return nil
 }
 
@@ -425,9 +438,92 @@ func (a *app) teamSync(ctx context.Context, batch int) (team.Result, error) {
 	if err != nil {
 		return team.Result{}, err
 	}
+	views := &transcriptViews{st: st, lineMax: cfg.Limits.TranscriptLineBytes}
 	return team.Sync(ctx, st, db, team.Options{Projects: projects, PushOutputs: cfg.Team.PushOutputs,
-		MaxOutputBytes: cfg.Team.MaxOutputBytes, Batch: batch, Now: a.Now,
+		MaxOutputBytes: cfg.Team.MaxOutputBytes, View: views.view, Batch: batch, Now: a.Now,
 		Cursor: filepath.Join(dir, "cursor-"+team.IdentityKey(id)+".json"), Identity: id})
+}
+
+// transcriptViews gives a sync what the model saw of each stored output
+// in its place: the tool result the session's transcript (or Codex
+// rollout) holds, which is the view, or the condensed output, when the
+// client applied the replacement. One transcript is kept read at a time:
+// a sync meets a session's chunks one after the other.
+type transcriptViews struct {
+	st       ctxkeep.Local
+	lineMax  int64
+	sessions map[string]ctxkeep.Session // read on first use
+	path     string                     // the transcript results holds
+	results  map[string]string          // its tool results by tool_use_id
+}
+
+func (v *transcriptViews) view(ctx context.Context, e ctxkeep.Entry) (string, bool) {
+	if e.ToolUseID == "" || e.Applied != nil && !*e.Applied {
+		// Not applied: the transcript holds the original (or another
+		// hook's output), which stays home unless team.push_outputs.
+		return "", false
+	}
+	path := ""
+	if cur, ok, err := v.st.Cursor(ctx, e.SessionID); err == nil && ok {
+		path = cur.Transcript // the transcript the session was archived from
+	}
+	if path == "" {
+		if v.sessions == nil {
+			v.sessions, _ = v.st.Sessions(ctx)
+		}
+		path = v.sessions[e.SessionID].Transcript // the one its hooks named
+	}
+	if path == "" {
+		return "", false
+	}
+	if e.AgentID != "" {
+		path = proof.SubagentTranscript(path, e.AgentID)
+	}
+	if path != v.path || v.results == nil {
+		v.path, v.results = path, toolResults(path, v.lineMax)
+	}
+	text, ok := v.results[e.ToolUseID]
+	if !ok || e.Chars > 0 && utf8.RuneCountInString(text) >= e.Chars {
+		// As long as the original: the replacement did not take (its
+		// verdict not checked yet), and the whole text is not pushed.
+		return "", false
+	}
+	return text, true
+}
+
+// toolResults reads every tool result of a Claude Code transcript or a
+// Codex rollout, as the model got it, by tool_use_id (call_id); a file
+// that cannot be read has none.
+func toolResults(path string, lineMax int64) map[string]string {
+	results := map[string]string{}
+	if codex.IsRollout(path) {
+		f, _, err := fsx.OpenRegular(path)
+		if err != nil {
+			return results
+		}
+		defer f.Close()
+		lines := transcript.NewLineReader(f, transcript.ReadLimits{Line: int(lineMax)}, false)
+		for {
+			line, _, err := lines.Next()
+			if id, out, ok := codex.CallOutput(line); ok {
+				results[id] = out
+			}
+			if err != nil {
+				return results
+			}
+		}
+	}
+	f, err := transcript.ReadFileLimited(path, transcript.Cursor{}, transcript.ReadLimits{Line: int(lineMax)})
+	if err != nil && f == nil {
+		return results
+	}
+	calls, _ := transcript.ToolCalls(f.Records)
+	for _, c := range calls {
+		if c.Result != nil {
+			results[c.ID] = c.Result.Text()
+		}
+	}
+	return results
 }
 
 type teamStatus struct {

@@ -3,8 +3,8 @@ package codex
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -46,7 +46,7 @@ func LiveOutputs(path string) ([]ToolOutput, error) {
 // outputs reads the tool calls of the rollout at path that have an
 // output, in order; live forgets those before each compaction.
 func outputs(path string, live bool) (outs []ToolOutput, bad int, err error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path)
 	if err != nil {
 		return nil, 0, err
 	}

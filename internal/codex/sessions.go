@@ -3,13 +3,13 @@ package codex
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -76,7 +76,7 @@ type Meta struct {
 
 // ReadMeta reads a rollout's session_meta line.
 func ReadMeta(path string) (Meta, error) {
-	f, err := os.Open(path)
+	f, _, err := fsx.OpenRegular(path) // a FIFO named by mistake must not hang
 	if err != nil {
 		return Meta{}, err
 	}

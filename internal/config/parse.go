@@ -126,3 +126,16 @@ func FormatDuration(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// Size is the number of bytes of a value of a size setting (limits.*_bytes,
+// team.max_output_bytes), for a person to read it in one unit; ok is false
+// for any other setting.
+func Size(v Value) (n int64, ok bool) {
+	for _, s := range settings {
+		if s.key == v.Key && s.kind == bytesKind {
+			n, err := parseBytes(v.Value)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}

@@ -170,7 +170,7 @@ var settings = []setting{
 		doc:   "after each session ends, push what is new to the team archive in the background (the hook only starts `ctxkeep team sync`)",
 		apply: func(c *Config, v int64) { c.Team.SyncAfterSession = v != 0 }},
 	{key: "team.push_outputs", kind: boolKind, def: "false", max: 1,
-		doc:   "push the text of stored outputs (redacted) to the team archive, so that teammates can search and read it; off: only what the turns say",
+		doc:   "push the whole text of stored outputs (redacted) to the team archive, so that teammates can search and read it; off: what the model saw of each (its view, redacted) goes with the step",
 		apply: func(c *Config, v int64) { c.Team.PushOutputs = v != 0 }},
 	{key: "team.max_output_bytes", kind: bytesKind, def: "1MB", min: 0, max: 1 << 30,
 		doc:   "largest stored output whose text is pushed to the team archive (larger ones: the entry only)",

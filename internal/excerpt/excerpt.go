@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 )
 
 // ErrBadRequest marks an error in what was asked (a count that is not a
@@ -135,7 +136,11 @@ func (o Options) Write(w io.Writer, data []byte) error {
 		}
 		return writeLines(w, lines[from:to])
 	case o.Grep != "":
-		return grepLines(w, lines, regexp.MustCompile(o.Grep), o.Context.N)
+		matched, err := grepLines(w, lines, regexp.MustCompile(o.Grep), o.Context.N)
+		if err == nil && !matched {
+			err = fmt.Errorf("%w: none of the %d lines matches %s %q", ErrNoMatch, len(lines), o.name("grep"), o.Grep)
+		}
+		return err
 	}
 	if o.Head.Set {
 		lines = lines[:min(o.Head.N, len(lines))]
@@ -145,6 +150,11 @@ func (o Options) Write(w io.Writer, data []byte) error {
 	}
 	return writeLines(w, lines)
 }
+
+// ErrNoMatch is returned by Write when grep matches no line, or the text
+// has no failure line to print: nothing was written, and an empty answer
+// would say nothing. It wraps ctxkeep.ErrNotFound.
+var ErrNoMatch = ctxkeep.Errorf(ctxkeep.ErrNotFound, "nothing to print")
 
 // SplitLines cuts data into lines that keep their newline.
 func SplitLines(data []byte) []string {
@@ -165,13 +175,23 @@ func (o Options) lineRange(n int) (int, int, error) {
 	}
 	from, to := 1, n
 	var err error
+	tooLarge := func(err error, s string) error {
+		if errors.Is(err, strconv.ErrRange) {
+			return o.badf("bad %s %q: %s is too large to be a line number", o.name("lines"), text.Cut(spec, 48), text.Cut(s, 24))
+		}
+		return nil
+	}
 	if a != "" {
-		if from, err = strconv.Atoi(a); err != nil || from < 1 {
+		if from, err = strconv.Atoi(a); tooLarge(err, a) != nil {
+			return 0, 0, tooLarge(err, a)
+		} else if err != nil || from < 1 {
 			return 0, 0, o.badf("bad %s %q: want A:B with 1 <= A", o.name("lines"), spec)
 		}
 	}
 	if b != "" {
-		if to, err = strconv.Atoi(b); err != nil || to < from {
+		if to, err = strconv.Atoi(b); tooLarge(err, b) != nil {
+			return 0, 0, tooLarge(err, b)
+		} else if err != nil || to < from {
 			return 0, 0, o.badf("bad %s %q: want A:B with A <= B", o.name("lines"), spec)
 		}
 	}
@@ -186,6 +206,9 @@ func (o Options) lineRange(n int) (int, int, error) {
 // context lines around each line).
 func failures(w io.Writer, data []byte, lines []string, context int) error {
 	fs, _ := swap.Failures(string(data), -1)
+	if len(fs) == 0 {
+		return fmt.Errorf("%w: none of the %d lines is a failure line", ErrNoMatch, len(lines))
+	}
 	failure := make([]int, len(lines)) // the failure (from 1) a line belongs to, or 0
 	for k, f := range fs {
 		for _, l := range f.Lines() {
@@ -199,13 +222,17 @@ func failures(w io.Writer, data []byte, lines []string, context int) error {
 
 // grepLines writes matches as "N:line" and context as "N-line", with "--"
 // between groups, like grep -n.
-func grepLines(w io.Writer, lines []string, re *regexp.Regexp, context int) error {
-	return writeGroups(w, lines, context, func(i int) int {
+// It reports whether any line matched.
+func grepLines(w io.Writer, lines []string, re *regexp.Regexp, context int) (bool, error) {
+	matched := false
+	err := writeGroups(w, lines, context, func(i int) int {
 		if re.MatchString(strings.TrimRight(lines[i], "\r\n")) {
+			matched = true
 			return 1
 		}
 		return 0
 	})
+	return matched, err
 }
 
 // writeGroups writes the lines group puts in a group (any number but 0)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ctxkeep/ctxkeep"
 )
 
 // Failures lists each failure with its causes, grep-style, failures
@@ -108,5 +110,24 @@ func TestValidate(t *testing.T) {
 		if err := ok.Validate(); err != nil {
 			t.Errorf("%+v: %v", ok, err)
 		}
+	}
+}
+
+// A line number past what an int holds is said to be too large, not "want
+// A:B with A <= B"; grep matching nothing, and no failure line, are
+// errors (ErrNoMatch), not an empty answer (issue 25.7, 25.9).
+func TestNothingToPrint(t *testing.T) {
+	data := []byte("one\ntwo\nthree\n")
+	err := Options{Lines: "1:999999999999999999999"}.Validate()
+	if err == nil || !strings.Contains(err.Error(), "999999999999999999999 is too large to be a line number") {
+		t.Errorf("lines overflow: %v", err)
+	}
+	var b strings.Builder
+	err = Options{Grep: "nomatch"}.Write(&b, data)
+	if !errors.Is(err, ErrNoMatch) || !errors.Is(err, ctxkeep.ErrNotFound) || !strings.Contains(err.Error(), `none of the 3 lines matches grep "nomatch"`) || b.Len() != 0 {
+		t.Errorf("grep matching nothing: %v, %q", err, b.String())
+	}
+	if err := (Options{Failures: true}).Write(&b, data); !errors.Is(err, ErrNoMatch) {
+		t.Errorf("failures of an output without any: %v", err)
 	}
 }

@@ -132,6 +132,12 @@ func decode(payload []byte) (*Event, error) {
 	if len(bytes.TrimSpace(payload)) == 0 {
 		return nil, errors.New("empty payload")
 	}
+	// Stdin is read only up to the end of a JSON value (readPayload): of
+	// anything else, the first byte is all there is, so its size is not
+	// known and not said.
+	if t := bytes.TrimLeft(payload, " \t\r\n"); t[0] != '{' {
+		return nil, fmt.Errorf("bad payload: not a JSON object (it starts with %q)", t[:1])
+	}
 	var ev Event
 	// The tool's input and output stay slices of the payload, which the
 	// call keeps: a megabyte of output is not copied before it is read.

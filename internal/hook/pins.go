@@ -91,7 +91,15 @@ func (c *Call) applyDirective(ctx context.Context, d pin.Directive) (string, err
 	if err != nil {
 		return "", err
 	}
-	if e, err = st.SetPin(ctx, e.ID, d.Level, d.Reason); err != nil {
+	level, reason := pin.Merge(e, d.Level, d.LevelSet, d.Reason)
+	if level == e.PinLevel && reason == e.PinReason {
+		what := fmt.Sprintf("%s (%s `%s`)", e.ID, e.Tool, text.Cut(text.FirstLine(e.Input), 60))
+		if level == ctxkeep.PinNone {
+			return what + " was not pinned; nothing changed", nil
+		}
+		return fmt.Sprintf("%s was already pinned %s; nothing changed", what, level), nil
+	}
+	if e, err = st.SetPin(ctx, e.ID, level, reason); err != nil {
 		return "", err
 	}
 	if d.Level == ctxkeep.PinNone {

@@ -29,8 +29,12 @@ type PreservationInput struct {
 // own instructions.
 func PreservationBlock(in PreservationInput) string {
 	s, r := in.State, in.Retrieval
-	head := fmt.Sprintf("ctxkeep preservation notes (%s compaction; ctxkeep archived all %d turns of this session, "+
-		"so exact details stay retrievable with %s and %s). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), s.Turns, r.Recall("KEY"), r.Name("search"))
+	turns := fmt.Sprintf("all %d turns", s.Turns)
+	if s.Turns == 1 {
+		turns = "the 1 turn"
+	}
+	head := fmt.Sprintf("ctxkeep preservation notes (%s compaction; ctxkeep archived %s of this session, "+
+		"so exact details stay retrievable with %s and %s). Keep what follows in the summary.\n", orElse(in.Trigger, "manual"), turns, r.Recall("KEY"), r.Name("search"))
 	tail := rulesForSummary + instructionsSection(in.Instructions, in.Budget/4)
 	sections := []section{
 		{title: "The user's requests, newest first (keep them all, in short)", items: reversed(items(s.UserMessages)), priority: 1, share: 2200, more: r.Name("search")},

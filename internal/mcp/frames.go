@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -38,7 +39,7 @@ type stdio struct {
 }
 
 func (t stdio) Connect(context.Context) (sdk.Connection, error) {
-	c := &frames{out: t.out, lines: make(chan frame), closed: make(chan struct{})}
+	c := &frames{out: t.out, lines: make(chan frame), closed: make(chan struct{}), answered: make(chan struct{}, 1)}
 	go c.read(t.in)
 	return c, nil
 }
@@ -50,7 +51,18 @@ type frames struct {
 	lines     chan frame
 	closed    chan struct{}
 	closeOnce sync.Once
+	// calls counts the calls read and not answered yet: at the end of
+	// the input, Read waits for their answers before it says EOF, so that
+	// a client that writes its calls and closes stdin (a script, `echo …
+	// | ctxkeep mcp`) still gets them.
+	pending  sync.Mutex
+	calls    int           // guarded by pending
+	answered chan struct{} // signalled (without blocking) at each answer
 }
+
+// drainWait is the longest Read waits, at the end of the input, for the
+// answers to the calls in progress.
+const drainWait = 30 * time.Second
 
 // frame is one line read, without its end; tooLong when it was longer
 // than MaxFrame (and not kept); err ends the stream (io.EOF: the client
@@ -116,6 +128,7 @@ func (c *frames) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		case f := <-c.lines:
 			if f.err != nil {
+				c.drain(ctx)
 				return nil, f.err
 			}
 			msg, refusal := check(f)
@@ -126,6 +139,11 @@ func (c *frames) Read(ctx context.Context) (jsonrpc.Message, error) {
 				continue
 			}
 			if msg != nil {
+				if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
+					c.pending.Lock()
+					c.calls++
+					c.pending.Unlock()
+				}
 				return msg, nil
 			}
 		}
@@ -141,7 +159,45 @@ func (c *frames) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
+	if _, ok := msg.(*jsonrpc.Response); ok {
+		defer c.answer()
+	}
 	return c.writeLine(data)
+}
+
+// answer counts one call answered.
+func (c *frames) answer() {
+	c.pending.Lock()
+	c.calls = max(c.calls-1, 0)
+	c.pending.Unlock()
+	select {
+	case c.answered <- struct{}{}:
+	default:
+	}
+}
+
+func (c *frames) inProgress() int {
+	c.pending.Lock()
+	defer c.pending.Unlock()
+	return c.calls
+}
+
+// drain waits for the answers to the calls in progress, at most
+// drainWait.
+func (c *frames) drain(ctx context.Context) {
+	timeout := time.NewTimer(drainWait)
+	defer timeout.Stop()
+	for c.inProgress() > 0 {
+		select {
+		case <-c.answered:
+		case <-ctx.Done():
+			return
+		case <-c.closed:
+			return
+		case <-timeout.C:
+			return
+		}
+	}
 }
 
 func (c *frames) writeLine(data []byte) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -79,7 +80,7 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 			return "", err
 		}
 		if len(ranked) == 0 {
-			return fmt.Sprintf("no match for %q in %s\n", in.Query, scope), nil
+			return fmt.Sprintf("no match for %s in %s\n", echoed(in.Query), scope), nil
 		}
 		chunks := make([]ctxkeep.Chunk, len(ranked))
 		for i, r := range ranked {
@@ -87,6 +88,19 @@ func (s *server) search(ctx context.Context, _ *sdk.CallToolRequest, in searchAr
 		}
 		return hitList(ctx, st, chunks, in.Query, func(ctxkeep.Chunk) string { return "" })
 	})
+}
+
+// maxEcho is how much of a query an answer repeats: the model wrote it,
+// and a megabyte of it back costs its context a megabyte.
+const maxEcho = 200
+
+// echoed is the query as an answer repeats it: quoted, cut to maxEcho
+// bytes with its length said when longer.
+func echoed(query string) string {
+	if len(query) <= maxEcho {
+		return fmt.Sprintf("%q", query)
+	}
+	return fmt.Sprintf("%q (%d characters)", text.Cut(query, maxEcho), utf8.RuneCountInString(query))
 }
 
 // searchTeam is search in the team archive, ranked as the command's
@@ -114,7 +128,7 @@ func (s *server) searchTeam(ctx context.Context, t Team, in searchArgs, limit in
 		return "", err
 	}
 	if len(ranked) == 0 {
-		return fmt.Sprintf("no match for %q in %s\n", in.Query, scope), nil
+		return fmt.Sprintf("no match for %s in %s\n", echoed(in.Query), scope), nil
 	}
 	chunks := make([]ctxkeep.Chunk, 0, limit)
 	for _, r := range ranked[:min(limit, len(ranked))] {

@@ -148,8 +148,11 @@ func TestInitializeAndTools(t *testing.T) {
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
 		schema := tool.InputSchema.(map[string]any)
-		for p := range schema["properties"].(map[string]any) {
+		for p, def := range schema["properties"].(map[string]any) {
 			params[tool.Name] = append(params[tool.Name], p)
+			if d, _ := def.(map[string]any)["description"].(string); d == "" {
+				t.Errorf("%s's parameter %s has no description", tool.Name, p)
+			}
 		}
 		slices.Sort(params[tool.Name])
 		if schema["additionalProperties"] != false {
@@ -174,7 +177,7 @@ func TestInitializeAndTools(t *testing.T) {
 		}
 	}
 	t.Logf("without team: %d tokens", definitionTokens(t, res.Tools))
-	if n := definitionTokens(t, res.Tools); n > 450 {
+	if n := definitionTokens(t, res.Tools); n > 500 { // every parameter with a few words of description (issue 25.7)
 		t.Errorf("the three tool definitions take %d tokens once loaded; keep them small (docs/BENCHMARKS.md)", n)
 	}
 }
@@ -409,7 +412,7 @@ func TestTeamScope(t *testing.T) {
 		}
 	}
 	t.Logf("with team: %d tokens", definitionTokens(t, res.Tools))
-	if n := definitionTokens(t, res.Tools); n > 480 {
+	if n := definitionTokens(t, res.Tools); n > 550 {
 		t.Errorf("with team, the three definitions take %d tokens", n)
 	}
 	out := f.ok(t, "search", map[string]any{"query": "got 1999 want 2000", "team": true})

@@ -19,30 +19,34 @@ import (
 // they say what the model cannot guess and nothing more. Parameters are
 // named after the command's flags.
 const (
-	showDescription = `A tool output ctxkeep kept out of the context, exact, by the id its view gives. ` +
-		`Or one part: lines "A:B", grep RE (+context N), head N and/or tail N, or failures (each with its cause); ` +
+	showDescription = `A tool output ctxkeep kept out of the context, exact, or the part asked for; ` +
 		`lines come numbered N: (match) and N- (context).`
-	recallDescription = `An archived step or turn, exact, its stored outputs put back: key is the [k…] mark ` +
-		`(or SESSION:TURN, SESSION:TURN.STEP, SESSION:FROM-TO). Narrow it as show does: lines, grep, context, head, tail.`
+	recallDescription = `An archived step or turn, exact, its stored outputs put back; narrowed as show is.`
 	searchDescription = `Search this project's archived sessions, stored outputs included: keys for recall, ` +
 		`with session, turn.step, time and the matching lines, numbered as recall numbers them.`
 
 	teamSearchDescription = ` team: the team archive instead, saying whose session and which project.`
 	teamRecallDescription = ` team: a key search team gave.`
 
-	narrowProperties = `"lines":{"type":"string"},"grep":{"type":"string"},"context":{"type":"integer"},` +
-		`"head":{"type":"integer"},"tail":{"type":"integer"}`
-	showSchema = `{"type":"object","properties":{"id":{"type":"string"},` + narrowProperties +
-		`,"failures":{"type":"boolean"}},"required":["id"],"additionalProperties":false}`
-	recallSchema = `{"type":"object","properties":{"key":{"type":"string"},` + narrowProperties +
+	// Each parameter says what it takes in a few words: the model sees
+	// them once it loads the tools, and guesses wrong without them.
+	narrowProperties = `"lines":{"type":"string","description":"\"A:B\" from 1; \"A:\" or \":B\" open"},` +
+		`"grep":{"type":"string","description":"RE2: the matching lines"},` +
+		`"context":{"type":"integer","description":"lines around each match"},` +
+		`"head":{"type":"integer","description":"first N lines"},` +
+		`"tail":{"type":"integer","description":"last N lines"}`
+	showSchema = `{"type":"object","properties":{"id":{"type":"string","description":"the id a view names, or its first 6+ characters"},` + narrowProperties +
+		`,"failures":{"type":"boolean","description":"each failure with its cause"}},"required":["id"],"additionalProperties":false}`
+	recallSchema = `{"type":"object","properties":{"key":{"type":"string","description":"a [k…] mark, or SESSION:TURN[.STEP][-TURN[.STEP]]"},` + narrowProperties +
 		`},"required":["key"],"additionalProperties":false}`
-	searchSchema = `{"type":"object","properties":{"query":{"type":"string"},"session":{"type":"string"},` +
-		`"limit":{"type":"integer"}},"required":["query"],"additionalProperties":false}`
+	searchSchema = `{"type":"object","properties":{"query":{"type":"string","description":"words to find"},` +
+		`"session":{"type":"string","description":"one session: its id or first 6+ characters"},` +
+		`"limit":{"type":"integer","description":"1 to 50, default 5"}},"required":["query"],"additionalProperties":false}`
 )
 
 // withTeam adds the team parameter to a schema.
 func withTeam(schema string) string {
-	return strings.Replace(schema, `"properties":{`, `"properties":{"team":{"type":"boolean"},`, 1)
+	return strings.Replace(schema, `"properties":{`, `"properties":{"team":{"type":"boolean","description":"the team archive instead"},`, 1)
 }
 
 // narrowArgs are the parameters of show and recall that pick a part, as

@@ -2,6 +2,7 @@ package pin
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -25,8 +26,14 @@ type Directive struct {
 	ID     string // for ByID
 	Level  ctxkeep.PinLevel
 	Reason string
-	Line   int    // 1-based line of the prompt
-	Text   string // the line as typed, trimmed
+	// LevelSet says the level was given: without one, a pin never lowers
+	// the level an output already has.
+	LevelSet bool
+	// Rest is the text after the directive's options on its line, the
+	// user's words for the model ("please continue"), "" when none.
+	Rest string
+	Line int    // 1-based line of the prompt
+	Text string // the line as typed, trimmed
 }
 
 // Prefix starts a directive line.
@@ -80,7 +87,7 @@ func Parse(prompt string) (ds []Directive, only bool, err error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return []Directive{d}, true, nil
+		return []Directive{d}, d.Rest == "", nil
 	}
 	only = true
 	for i, line := range strings.Split(prompt, "\n") {
@@ -93,6 +100,9 @@ func Parse(prompt string) (ds []Directive, only bool, err error) {
 		d, derr := parseArgs(rest, i+1, text)
 		if derr != nil && err == nil {
 			err = derr
+		}
+		if d.Rest != "" {
+			only = false // the line has words for the model
 		}
 		ds = append(ds, d)
 	}
@@ -120,60 +130,139 @@ func parseSlash(prompt string) (d Directive, ok bool, err error) {
 // into spaces.
 var blanks = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ", "\r", " ")
 
-// parseArgs reads "TARGET [options]" after the prefix.
+// parseArgs reads "TARGET [options] [text]" after the prefix. The options
+// end at the first bare word that is not a level: from there on, the rest
+// of the line is the user's text for the model (Directive.Rest), "ccm:pin
+// last hard reason="deploy log" please continue". Such a word right after
+// the target (an unquoted reason?), or one that looks like a misspelt
+// level, is an error, not text.
 func parseArgs(s string, line int, text string) (Directive, error) {
 	d := Directive{Level: DefaultLevel, Line: line, Text: text}
 	fail := func(format string, args ...any) (Directive, error) {
 		return Directive{}, &SyntaxError{Line: line, Text: text, Msg: fmt.Sprintf(format, args...)}
 	}
-	toks, err := tokens(s)
-	if err != nil {
+	first, s, err := nextToken(s)
+	switch {
+	case err != nil:
 		return fail("%v", err)
-	}
-	if len(toks) == 0 {
+	case first == nil:
 		return fail("say what to pin: last, next, start, end or an output id")
 	}
-	target := strings.ToLower(toks[0].word)
+	target := strings.ToLower(first.word)
 	switch {
-	case toks[0].key != "":
-		return fail("say what to pin before %s=: last, next, start, end or an output id", toks[0].key)
+	case first.key != "":
+		return fail("say what to pin before %s=: last, next, start, end or an output id", first.key)
 	case target == string(Last) || target == string(Next) || target == string(Start) || target == string(End):
 		d.Target = Target(target)
 	case isID(target):
 		d.Target, d.ID = ByID, target
 	default:
-		return fail("unknown target %q: want last, next, start, end or an output id", toks[0].word)
-	}
-	if d.Target == End && len(toks) > 1 {
-		return fail("end takes no level or reason")
+		return fail("unknown target %q: want last, next, start, end or an output id", first.word)
 	}
 	seen := map[string]bool{}
-	for _, t := range toks[1:] {
-		key := t.key
-		if key == "" {
-			if _, err := ctxkeep.ParsePinLevel(strings.ToLower(t.word)); err != nil {
-				return fail("unexpected %q: quote a reason that has spaces, reason=\"…\"", t.word)
+	for {
+		rest := strings.TrimLeft(s, " \t\r")
+		if rest == "" {
+			return d, nil
+		}
+		var t token
+		if isOption(rest) {
+			tok, after, err := nextToken(rest)
+			if err != nil {
+				return fail("%v", err)
 			}
-			key = "level"
+			t, s = *tok, after
+		} else {
+			word := strings.Fields(rest)[0]
+			if _, err := ctxkeep.ParsePinLevel(strings.ToLower(word)); err != nil {
+				if like := lookalike(word); like != "" {
+					return fail("unknown level %q: did you mean %s?", word, like)
+				}
+				if d.Target == End {
+					return fail("end takes no level or reason")
+				}
+				if len(seen) == 0 { // right after the target: a reason without reason=?
+					return fail("unexpected %q: quote a reason that has spaces, reason=\"…\" (words for the model may follow the level or the reason)", word)
+				}
+				d.Rest = rest // the user's text, for the model
+				return d, nil
+			}
+			t, s = token{key: "level", word: word}, rest[len(word):]
 		}
-		if seen[key] {
-			return fail("%s given twice", key)
+		if d.Target == End {
+			return fail("end takes no level or reason")
 		}
-		seen[key] = true
-		switch key {
+		if seen[t.key] {
+			return fail("%s given twice", t.key)
+		}
+		seen[t.key] = true
+		switch t.key {
 		case "level":
 			l, err := ctxkeep.ParsePinLevel(strings.ToLower(t.word))
 			if err != nil {
 				return fail("%v", err)
 			}
-			d.Level = l
+			d.Level, d.LevelSet = l, true
 		case "reason":
 			d.Reason = t.word
 		default:
-			return fail("unknown option %q: want level= or reason=", key)
+			return fail("unknown option %q: want level= or reason=", t.key)
 		}
 	}
-	return d, nil
+}
+
+// isOption reports whether s starts with key=, a name of letters.
+func isOption(s string) bool {
+	i := strings.IndexByte(s, '=')
+	if i < 0 {
+		return false
+	}
+	for _, r := range s[:i] {
+		if !unicode.IsLetter(r) && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// lookalike is the level a word is a likely misspelling of ("hrad",
+// "sfot", "Hard!"), "" for any other word.
+func lookalike(word string) string {
+	w := strings.ToLower(strings.Trim(word, ".,;:!?"))
+	for _, level := range []string{"none", "soft", "hard"} {
+		if w == level || (len(w) == len(level) && sameLetters(w, level)) || editDistance(w, level) == 1 {
+			return level
+		}
+	}
+	return ""
+}
+
+func sameLetters(a, b string) bool {
+	x, y := []byte(a), []byte(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return string(x) == string(y)
+}
+
+// editDistance is the Levenshtein distance of two short words.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // isID reports whether s can be an output id or a prefix of one: at least
@@ -190,30 +279,28 @@ type token struct {
 	key, word string
 }
 
-// tokens splits s on blanks. A value may be quoted with "…" or '…', with
-// \" and \\ escapes inside double quotes.
-func tokens(s string) ([]token, error) {
-	var out []token
-	for {
-		s = strings.TrimLeft(s, " \t\r")
-		if s == "" {
-			return out, nil
-		}
-		var t token
-		end := strings.IndexAny(s, " \t\r=\"'")
-		if end >= 0 && s[end] == '=' {
-			t.key, s = strings.ToLower(s[:end]), s[end+1:]
-			if t.key == "" {
-				return nil, fmt.Errorf("missing option name before =")
-			}
-		}
-		word, rest, err := value(s, t.key)
-		if err != nil {
-			return nil, err
-		}
-		t.word, s = word, rest
-		out = append(out, t)
+// nextToken reads the token at the start of s (after blanks): a bare
+// word or key=value, where a value may be quoted with "…" or '…', with \"
+// and \\ escapes inside double quotes. It returns nil at the end of s.
+func nextToken(s string) (*token, string, error) {
+	s = strings.TrimLeft(s, " \t\r")
+	if s == "" {
+		return nil, "", nil
 	}
+	var t token
+	end := strings.IndexAny(s, " \t\r=\"'")
+	if end >= 0 && s[end] == '=' {
+		t.key, s = strings.ToLower(s[:end]), s[end+1:]
+		if t.key == "" {
+			return nil, "", fmt.Errorf("missing option name before =")
+		}
+	}
+	word, rest, err := value(s, t.key)
+	if err != nil {
+		return nil, "", err
+	}
+	t.word = word
+	return &t, rest, nil
 }
 
 // value reads one value at the start of s: quoted, or up to the next blank.

@@ -36,6 +36,11 @@ func TestParseDirectives(t *testing.T) {
 		{" /pin-start\n", []Directive{{Target: Start, Level: ctxkeep.PinSoft}}, true},
 		{"/pin-end", []Directive{{Target: End, Level: ctxkeep.PinSoft}}, true},
 		{"/ctxkeep:pin-last hard", []Directive{{Target: Last, Level: ctxkeep.PinHard}}, true}, // installed as a plugin
+		// Words for the model after the options (issue 25.4): the prompt goes on.
+		{`ccm:pin last hard reason="deploy log" please continue`,
+			[]Directive{{Target: Last, Level: ctxkeep.PinHard, LevelSet: true, Reason: "deploy log", Rest: "please continue"}}, false},
+		{"ccm:pin last hard and don't stop", []Directive{{Target: Last, Level: ctxkeep.PinHard, LevelSet: true, Rest: "and don't stop"}}, false},
+		{`/pin-last reason="the log" then go on`, []Directive{{Target: Last, Level: ctxkeep.PinSoft, Reason: "the log", Rest: "then go on"}}, false},
 		// Not directives.
 		{"what does ccm:pin do?", nil, false},
 		{"ccm:pinned last", nil, false},
@@ -59,7 +64,8 @@ func TestParseDirectives(t *testing.T) {
 			if w.Line == 0 {
 				w.Line = 1
 			}
-			if d.Target != w.Target || d.ID != w.ID || d.Level != w.Level || d.Reason != w.Reason || d.Line != w.Line {
+			if d.Target != w.Target || d.ID != w.ID || d.Level != w.Level || d.Reason != w.Reason || d.Line != w.Line || d.Rest != w.Rest ||
+				(w.LevelSet && !d.LevelSet) {
 				t.Errorf("Parse(%q)[%d] = %+v, want %+v", c.prompt, i, d, w)
 			}
 		}
@@ -89,6 +95,8 @@ func TestParseRejectsMalformedDirectives(t *testing.T) {
 		{"fix the bug\nccm:pin last levl=hard", `unknown option "levl"`, false},
 		{"/pin-last medium", `unexpected "medium"`, true},
 		{"/pin-end now", "end takes no level or reason", true},
+		{"ccm:pin last hrad please", `unknown level "hrad": did you mean hard?`, true},
+		{"ccm:pin last soft reason=x sfot", `unknown level "sfot": did you mean soft?`, true},
 	}
 	for _, c := range cases {
 		ds, only, err := Parse(c.prompt)

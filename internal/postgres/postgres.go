@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -244,11 +245,28 @@ func describe(err error) error {
 		}
 		return &serverError{msg: msg, code: pe.Code, err: err}
 	}
+	if addr, waited, ok := Silent(err); ok {
+		return &silentError{addr: addr, waited: waited, err: err}
+	}
 	if Unreachable(err) {
 		return fmt.Errorf("%w: %w", ctxkeep.ErrUnreachable, err)
 	}
 	return err
 }
+
+// silentError is a server that accepted the connection and never
+// answered: the message says where and how long it was waited on.
+type silentError struct {
+	addr   string
+	waited time.Duration
+	err    error
+}
+
+func (e *silentError) Error() string {
+	return fmt.Sprintf("the team archive at %s accepted the connection but did not answer within %s", e.addr, e.waited)
+}
+func (e *silentError) Is(target error) bool { return target == ctxkeep.ErrUnreachable }
+func (e *silentError) Unwrap() error        { return e.err }
 
 type serverError struct {
 	msg  string
@@ -274,6 +292,17 @@ func Unreachable(err error) bool {
 	return errors.As(err, &ce) || errors.As(err, &ne) || pgconn.Timeout(err) ||
 		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57")
+}
+
+// Silent reports whether err is a connection that was made but never
+// answered within the connect timeout (something listens there, not a
+// PostgreSQL server that is up), and says where and how long it waited.
+func Silent(err error) (addr string, waited time.Duration, ok bool) {
+	var ce *pgconn.ConnectError
+	if !errors.As(err, &ce) || ce.Config == nil || !pgconn.Timeout(err) || !strings.Contains(err.Error(), "failed to receive message") {
+		return "", 0, false
+	}
+	return net.JoinHostPort(ce.Config.Host, strconv.Itoa(int(ce.Config.Port))), ce.Config.ConnectTimeout, true
 }
 
 // Code is the SQLSTATE of a server's error, or "".

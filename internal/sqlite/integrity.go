@@ -91,6 +91,11 @@ func (db *DB) Optimize(ctx context.Context) (Optimized, error) {
 		}
 		o.FTSTables = append(o.FTSTables, t)
 	}
+	// The planner's statistics first: written after the checkpoint, they
+	// would leave pages in the WAL, and an empty store would "grow".
+	if _, err := db.sql.ExecContext(ctx, "PRAGMA optimize"); err != nil {
+		return o, err
+	}
 	if _, err := db.sql.ExecContext(ctx, "VACUUM"); err != nil {
 		return o, fmt.Errorf("vacuum: %w", err)
 	}
@@ -99,9 +104,6 @@ func (db *DB) Optimize(ctx context.Context) (Optimized, error) {
 		return o, fmt.Errorf("checkpoint: %w", err)
 	}
 	o.Checkpointed = busy == 0 && logged == done
-	if _, err := db.sql.ExecContext(ctx, "PRAGMA optimize"); err != nil {
-		return o, err
-	}
 	o.BytesAfter = db.fileBytes()
 	return o, nil
 }

@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
+	"github.com/ctxkeep/ctxkeep/internal/archive"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 )
@@ -35,11 +37,18 @@ type Options struct {
 	// refer to, up to MaxOutputBytes each; without it, their entries only.
 	PushOutputs    bool
 	MaxOutputBytes int64
-	Batch          int    // chunks per transaction (default DefaultBatch)
-	Cursor         string // the cursor file of this team archive
-	Identity       string // the team archive's identity, kept in the cursor
-	Now            func() time.Time
-	Progress       func(Result) // called after each batch, when set
+	// View gives what the model saw of an output in its place (the view,
+	// or the condensed output, as the session's transcript holds it), for
+	// an output whose text is not pushed: it goes with the step, redacted,
+	// in the step's body after the reference, so that a teammate's search
+	// finds what the model saw and their recall prints it. ok is false
+	// when it is not known (the transcript gone).
+	View     func(ctx context.Context, e ctxkeep.Entry) (view string, ok bool)
+	Batch    int    // chunks per transaction (default DefaultBatch)
+	Cursor   string // the cursor file of this team archive
+	Identity string // the team archive's identity, kept in the cursor
+	Now      func() time.Time
+	Progress func(Result) // called after each batch, when set
 	// BeforePush sees each push before it is sent (tests check what
 	// leaves the machine).
 	BeforePush func(ctxkeep.TeamPush)
@@ -55,6 +64,7 @@ type Result struct {
 	Written  int `json:"written"` // new or changed in the team archive
 	Outputs  int `json:"outputs"` // entries pushed
 	Texts    int `json:"texts"`   // of which with their text
+	Views    int `json:"views"`   // of which, without it, with what the model saw
 	Batches  int `json:"batches"`
 }
 
@@ -89,7 +99,7 @@ func Sync(ctx context.Context, local Local, remote Remote, o Options) (Result, e
 			if len(changes) == 0 {
 				break
 			}
-			push, texts := prepare(ctx, local, p, changes, o)
+			push, texts, views := prepare(ctx, local, p, changes, o)
 			if o.BeforePush != nil {
 				o.BeforePush(push)
 			}
@@ -107,6 +117,7 @@ func Sync(ctx context.Context, local Local, remote Remote, o Options) (Result, e
 			res.Written += n.Chunks
 			res.Outputs += len(push.Entries)
 			res.Texts += texts
+			res.Views += views
 			if o.Progress != nil {
 				o.Progress(res)
 			}
@@ -117,13 +128,13 @@ func Sync(ctx context.Context, local Local, remote Remote, o Options) (Result, e
 
 // prepare turns a batch of local chunks into a push: redacted, named as
 // the team project, with the outputs the chunks refer to. It returns how
-// many outputs go with their text.
-func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Change, o Options) (ctxkeep.TeamPush, int) {
+// many outputs go with their text, and how many with their view instead.
+func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Change, o Options) (ctxkeep.TeamPush, int, int) {
 	push := ctxkeep.TeamPush{Project: p.Name}
 	sessions := map[string]*ctxkeep.TeamSession{}
 	var order []string
 	seen := map[string]bool{}
-	texts := 0
+	texts, views := 0, 0
 	for _, ch := range changes {
 		c := redactChunk(ch.Chunk)
 		c.Project = p.Name
@@ -135,6 +146,8 @@ func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Chan
 			}
 			if bl.Data != nil {
 				c.Outputs = append(c.Outputs, string(bl.Data))
+			} else if withView(ctx, local, &c, id, o) {
+				views++
 			}
 			if seen[e.ID] {
 				continue
@@ -163,7 +176,39 @@ func prepare(ctx context.Context, local Local, p Project, changes []ctxkeep.Chan
 	for _, id := range order {
 		push.Sessions = append(push.Sessions, *sessions[id])
 	}
-	return push, texts
+	return push, texts, views
+}
+
+// ViewHeading introduces, in a pushed step's body, what the model saw of
+// an output whose text stayed on its author's machine.
+const ViewHeading = "(what the model saw in its place:)\n"
+
+// CopyElsewhere stands, in a pushed view, for the path of the output's
+// readable copy: the team needs no one's home layout (docs/TEAM.md).
+const CopyElsewhere = "(its readable copy, on its author's machine)"
+
+// withView puts what the model saw of output id (o.View), redacted, in the
+// pushed step's body right after the output's reference; it reports
+// whether it did.
+func withView(ctx context.Context, local Local, c *ctxkeep.Chunk, id string, o Options) bool {
+	if o.View == nil {
+		return false
+	}
+	e, err := local.Entry(ctx, id)
+	if err != nil {
+		return false
+	}
+	view, ok := o.View(ctx, e)
+	ref := archive.RefPrefix + id + "]]"
+	if !ok || view == "" || !strings.Contains(c.Body, ref) {
+		return false
+	}
+	if e.CopyPath != "" { // the view names the readable copy, a file on this machine
+		view = strings.ReplaceAll(view, e.CopyPath, CopyElsewhere)
+	}
+	view = strings.TrimRight(redact.String(view), "\n")
+	c.Body = strings.Replace(c.Body, ref, ref+"\n"+ViewHeading+view+"\n", 1)
+	return true
 }
 
 // output is the entry id refers to and its blob, redacted: the blob's

@@ -428,3 +428,43 @@ func superQuery(t *testing.T, admin *postgres.DB, q string, destAndArgs ...any) 
 	}
 	return conn.QueryRow(ctx, q, args...).Scan(dest...)
 }
+
+// Without team.push_outputs, what the model saw of each output (its view,
+// which View reads from the transcript) goes with the step, redacted, so
+// that a teammate's search finds it and recall prints it; the whole text
+// stays home. With push_outputs, the text goes and no view is added
+// (issue 25.8).
+func TestSyncPushesTheView(t *testing.T) {
+	admin := openTeam(t)
+	alice := newMember(t, admin, "acme/api")
+	alice.archive(t, "/src/api", "s1", 2, false)
+	p := []Project{{Root: "/src/api", Name: "acme/api"}}
+	secret := "ghp_" + strings.Repeat("a1B2", 9)
+	view := func(_ context.Context, e ctxkeep.Entry) (string, bool) {
+		return "[ctxkeep] go test output condensed, kept exactly as id " + e.ID + "\n--- FAIL: TestRefund (0.01s): the quokka ledger is off by one\ntoken " + secret +
+			"\nGet any part back exactly: Read " + e.CopyPath + " with offset/limit\n", true
+	}
+	res, err := alice.sync(t, Options{Projects: p, View: view})
+	if err != nil || res.Outputs != 2 || res.Texts != 0 || res.Views != 2 {
+		t.Fatalf("sync = %+v, %v; want 2 entries with their views, no text", res, err)
+	}
+	hits, err := alice.remote.Search(ctx, ctxkeep.ChunkQuery{Text: "quokka ledger", Project: "acme/api"})
+	if err != nil || len(hits) != 2 {
+		t.Fatalf("a teammate's search of a word of the view: %d hits, %v; want 2", len(hits), err)
+	}
+	c := hits[0].Chunk
+	if !strings.Contains(c.Body, ViewHeading+"[ctxkeep] go test output condensed") || strings.Contains(c.Body, secret) || !strings.Contains(c.Body, "[redacted:") {
+		t.Errorf("pushed body:\n%s", c.Body)
+	}
+	// The readable copy's path, a file on Alice's machine, stays home.
+	if strings.Contains(c.Body, "/home/x/") || !strings.Contains(c.Body, "Read "+CopyElsewhere+" with offset/limit") {
+		t.Errorf("the view's path of the readable copy:\n%s", c.Body)
+	}
+	if hits, _ := alice.remote.Search(ctx, ctxkeep.ChunkQuery{Text: "checkout"}); len(hits) != 0 {
+		t.Errorf("the words of the whole text, which stayed home, are indexed: %d hits", len(hits))
+	}
+	alice.archive(t, "/src/api", "s2", 1, false)
+	if res, err = alice.sync(t, Options{Projects: p, View: view, PushOutputs: true}); err != nil || res.Texts != 1 || res.Views != 0 {
+		t.Fatalf("sync with push_outputs = %+v, %v; want the text, no view", res, err)
+	}
+}

@@ -25,6 +25,24 @@ func Cut(s string, n int) string {
 	return s[:i] + Ellipsis
 }
 
+// CutStart shortens s to at most n bytes by cutting its start, the
+// Ellipsis first: for a path, whose end (the file's name) is what tells
+// one from another. It cuts after a slash when one is near, else at a
+// character boundary.
+func CutStart(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - max(0, n-len(Ellipsis))
+	if j := strings.IndexByte(s[i:], '/'); j >= 0 && j < (n-len(Ellipsis))/3 {
+		i += j
+	}
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return Ellipsis + s[i:]
+}
+
 // FirstLine is s up to its first newline, marked " …" when more lines
 // follow.
 func FirstLine(s string) string {

@@ -119,3 +119,17 @@ func FuzzPrintable(f *testing.F) {
 		}
 	})
 }
+
+func TestCutStart(t *testing.T) {
+	path := "/home/USER/projects/spotter-worktrees/spotter-fum/test/spotter_web/live/session_live_test.exs"
+	got := CutStart(path, 60)
+	if len(got) > 60 || !strings.HasSuffix(got, "/live/session_live_test.exs") || !strings.HasPrefix(got, Ellipsis+"/") {
+		t.Errorf("CutStart = %q (%d bytes)", got, len(got))
+	}
+	if got := CutStart("/a/b.go", 60); got != "/a/b.go" {
+		t.Errorf("short path cut: %q", got)
+	}
+	if got := CutStart("ééééééééé", 8); !strings.HasPrefix(got, Ellipsis) || len(got) > 8 {
+		t.Errorf("CutStart splits a character: %q", got)
+	}
+}

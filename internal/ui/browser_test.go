@@ -101,7 +101,7 @@ func setUp(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	w.run("", "stats") // creates the store, as any command does
+	w.run("", "install", "--plugin", t.TempDir()) // prepares the store (commands that only read do not)
 	for _, c := range largestResults(t, lines, 4) {
 		ev := map[string]any{"session_id": session, "transcript_path": w.transcript, "cwd": w.project, "hook_event_name": "PostToolUse",
 			"tool_name": c.tool, "tool_use_id": c.id, "tool_input": c.input, "tool_response": c.response()}
