@@ -66,6 +66,7 @@ func TestSpotterCompaction(t *testing.T) {
 	}
 	totals := map[string]*kept{}
 	var reread kept
+	var replays []blockReplay
 	for _, k := range needKinds {
 		totals[k] = &kept{}
 	}
@@ -130,6 +131,11 @@ func TestSpotterCompaction(t *testing.T) {
 				}
 			}
 		}
+		in, err := restoreInput(ctx, st, s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		replays = append(replays, blockReplay{id: id[:8], in: in, needs: needs, cwd: cwd})
 		per := map[string]*kept{}
 		for _, k := range needKinds {
 			per[k] = &kept{}
@@ -161,9 +167,107 @@ func TestSpotterCompaction(t *testing.T) {
 	}
 	t.Logf("all      re-read   %s (files read and never modified before, read again)", reread)
 	t.Logf("all      together  %s", all)
+	budgetsAndSections(t, replays)
 	if all.needed == 0 {
 		t.Fatal("no detail of the sessions was used again after their compaction: the extraction is broken")
 	}
+}
+
+// blockReplay is what one session's restore block was made of, and what
+// the session needed after its compaction.
+type blockReplay struct {
+	id    string
+	in    RestoreInput
+	needs []need
+	cwd   string
+}
+
+// budgetsAndSections measures what the restore block keeps of what was
+// needed with less room than its budget, and what each of its sections
+// alone holds (the details lost when it is left out and the others get
+// its room): what to drop first when the budget is short.
+func budgetsAndSections(t *testing.T, replays []blockReplay) {
+	count := func(budget int, drop string) (found, needed int) {
+		for _, r := range replays {
+			in := r.in
+			in.Budget = budget
+			head, tail := restoreFrame(in)
+			var sections []section
+			for _, s := range restoreSections(in) {
+				if sectionName(s) != drop {
+					sections = append(sections, s)
+				}
+			}
+			block := render(head, sections, tail, budget)
+			for _, n := range r.needs {
+				needed++
+				found += b2i(has(block, n, r.cwd))
+			}
+		}
+		return found, needed
+	}
+	for _, budget := range []int{9500, 7500, 5500, 4000, 2500} {
+		found, needed := count(budget, "")
+		t.Logf("restore block within %5d bytes: %d of %d (%.0f%%)", budget, found, needed, 100*float64(found)/float64(needed))
+	}
+	all, _ := count(9500, "")
+	// What each section holds as rendered within the budget, and holds
+	// alone.
+	holdsIn, alone, bytes := map[string]int{}, map[string]int{}, map[string]int{}
+	for _, r := range replays {
+		head, tail := restoreFrame(r.in)
+		sections := restoreSections(r.in)
+		texts := map[string]string{}
+		for i := range sections {
+			only := make([]section, len(sections))
+			for j := range sections {
+				only[j] = sections[j]
+				if j != i {
+					only[j].items = nil
+				}
+			}
+			// The section as the whole block renders it: the same room.
+			whole := render(head, sections, tail, 9500)
+			texts[sectionName(sections[i])] = sectionText(whole, sections[i].title)
+			bytes[sectionName(sections[i])] += len(texts[sectionName(sections[i])])
+		}
+		for _, n := range r.needs {
+			var in []string
+			for name, txt := range texts {
+				if has(txt, n, r.cwd) {
+					in = append(in, name)
+					holdsIn[name]++
+				}
+			}
+			if len(in) == 1 {
+				alone[in[0]]++
+			}
+		}
+	}
+	for _, s := range restoreSections(replays[0].in) {
+		name := sectionName(s)
+		found, _ := count(9500, name)
+		t.Logf("%-52q priority %d, share %4d, %5d bytes in all: holds %2d, alone %2d; without it %+d", name, s.priority, s.share, bytes[name], holdsIn[name], alone[name], found-all)
+	}
+}
+
+// sectionText is the part of a block under a section's title.
+func sectionText(block, title string) string {
+	_, rest, ok := strings.Cut(block, "\n## "+title+"\n")
+	if !ok {
+		return ""
+	}
+	if i := strings.Index(rest, "\n## "); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// sectionName is a section's title without what it says in brackets (the
+// project, the command to use).
+func sectionName(s section) string {
+	name, _, _ := strings.Cut(s.title, " (")
+	return name
 }
 
 func b2i(b bool) int {
@@ -187,16 +291,10 @@ func searchHops(t *testing.T, st ctxkeep.Store, id, cwd string, n need, sig sear
 	}
 	for _, r := range rs {
 		texts := search.Texts(ctx, st, r.Chunk)
-		one = one || has(printedHit(texts, r, n.query), n, cwd)
+		one = one || has(r.Summary+"\n"+search.Show(ctx, st, r.Chunk, n.query).Text(), n, cwd) // as search prints it
 		two = two || has(r.Prompt+"\n"+strings.Join(texts, "\n"), n, cwd) || slices.Contains(r.Meta.Files(), n.detail)
 	}
 	return one, two
-}
-
-// printedHit is what `ctxkeep search` prints of a hit: its summary line and
-// its snippet.
-func printedHit(texts []string, r search.Result, query string) string {
-	return r.Summary + "\n" + search.Snippet(texts, query)
 }
 
 // splitAtBoundary returns the transcript's lines before its first compact
