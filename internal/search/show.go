@@ -129,17 +129,23 @@ func Matched(c ctxkeep.Chunk, query string) []Match {
 			out = append(out, scored{Match{Kind: kind, Name: safe(name, 160), Result: safe(result, 160)}, n})
 		}
 	}
+	// A failure is named by its own words, not by a bare marker ("FAIL").
+	addFailure := func(e string) {
+		if len(text.Tokens(e)) > 1 {
+			add("failure", e, "")
+		}
+	}
 	for _, f := range c.Meta.Files() {
 		add("file", f, "")
 	}
 	for _, cmd := range c.Meta.Commands {
 		add("command", cmd.Run, result(cmd))
 		for _, e := range cmd.Errors {
-			add("failure", e, "")
+			addFailure(e)
 		}
 	}
 	for _, e := range c.Meta.Errors {
-		add("failure", e, "")
+		addFailure(e)
 	}
 	for _, t := range c.Meta.Tasks {
 		name := strings.TrimSpace(t.ID + " " + t.Subject)
