@@ -168,8 +168,13 @@ func (m Meta) Files() []string {
 
 // Command is one shell command and how it went.
 type Command struct {
-	Run  string `json:"run"`
-	Exit int    `json:"exit"` // -1 when unknown
+	Run string `json:"run"`
+	// Group is what it runs, its redirections and the filters it is piped
+	// into aside ("mix test --seed 0" for `mix test --seed 0 2>&1 | tail
+	// -15`): its runs are grouped by it. "" in steps archived before it
+	// was recorded.
+	Group string `json:"group,omitempty"`
+	Exit  int    `json:"exit"` // -1 when unknown
 	// Errors are the failures of its output, each marker with the first
 	// line of its cause ("--- FAIL: TestRefund", "refund_test.go:42: got
 	// 1999 want 2000"), read from the exact output when ctxkeep stored it.

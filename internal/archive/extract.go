@@ -91,7 +91,7 @@ func (m *turnMeta) addCommand(run string, r *transcript.ToolResult, text string)
 	if run == "" || len(m.Commands) >= 3*maxPerTurn {
 		return
 	}
-	c := ctxkeep.Command{Run: short(run, 300), Exit: -1}
+	c := ctxkeep.Command{Run: short(run, 300), Group: short(RunGroup(run), 300), Exit: -1}
 	if r != nil {
 		c.Exit = exitStatus(r)
 		outcome := swap.ReadRun(run, text)

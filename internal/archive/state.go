@@ -285,7 +285,10 @@ func touch(list []File, at map[string]int, path string, c ctxkeep.Chunk, seq *in
 // again updates its outcome, so a failure followed by a success of the
 // same run is resolved, whatever it was piped into.
 func (f *folder) run(cmd ctxkeep.Command, c ctxkeep.Chunk, check bool) {
-	group := RunGroup(cmd.Run)
+	group := cmd.Group
+	if group == "" { // archived before groups were recorded
+		group = RunGroup(cmd.Run)
+	}
 	i, ok := f.runs[group]
 	if !ok {
 		i = len(f.Commands)

@@ -109,12 +109,15 @@ func TestFoldGroupsRuns(t *testing.T) {
 		step(1, ctxkeep.Command{Run: "mix test --seed 0 2>&1 | tail -15", Exit: 2, Errors: []string{"1) test refund"}, Result: "14 doctests, 410 tests, 1 failure"}),
 		step(2, ctxkeep.Command{Run: "mix test --seed 0 2>&1 | head -100", Exit: 0, Result: "14 doctests, 410 tests, 0 failures"}),
 		step(3, ctxkeep.Command{Run: "cd app && mix test --seed 0", Exit: 0, Result: "14 doctests, 410 tests, 0 failures"}),
+		// the group recorded at archive time is the one folded (the shell
+		// is not read again at each PreCompact)
+		step(4, ctxkeep.Command{Run: "make check", Group: "mix test --seed 0", Exit: 0, Result: "14 doctests, 410 tests, 0 failures"}),
 	}, nil)
 	if len(s.Commands) != 1 {
 		t.Fatalf("runs = %+v", s.Commands)
 	}
 	r := s.Commands[0]
-	if r.Group != "mix test --seed 0" || r.Runs != 3 || r.Variants != 3 || r.Failures != 1 || r.Exit != 0 || r.Result != "14 doctests, 410 tests, 0 failures" || r.Command != "cd app && mix test --seed 0" {
+	if r.Group != "mix test --seed 0" || r.Runs != 4 || r.Variants != 4 || r.Failures != 1 || r.Exit != 0 || r.Result != "14 doctests, 410 tests, 0 failures" || r.Command != "make check" {
 		t.Errorf("run = %+v", r)
 	}
 	if len(s.Errors) != 0 {
