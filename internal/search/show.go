@@ -45,7 +45,7 @@ type Line struct {
 const maxMatched = 6
 
 // Show is what search shows of chunk c for query: st gives the stored
-// outputs it refers to.
+// outputs it refers to (none are read when it is nil).
 func Show(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk, query string) Shown {
 	s := Named(c, query)
 	s.Lines = bestLines(sources(ctx, st, c), query)
@@ -214,6 +214,9 @@ func sources(ctx context.Context, st ctxkeep.OutputStore, c ctxkeep.Chunk) []sou
 		out[0].text = c.Body
 	}
 	for _, id := range c.Meta.Entries {
+		if st == nil {
+			break
+		}
 		if e, err := st.Entry(ctx, id); err == nil && e.ID == id && e.SessionID == c.SessionID {
 			if data, err := st.Open(ctx, e.Hash); err == nil {
 				out = append(out, source{id, string(data)})
