@@ -148,6 +148,17 @@ type Meta struct {
 	Corrections   []string    `json:"corrections,omitempty"` // the user setting the model right
 	Tasks         []TaskEvent `json:"tasks,omitempty"`
 	Entries       []string    `json:"entries,omitempty"` // swapped outputs the turn produced
+	// Ranges are the parts of files the step read by line (a Read with an
+	// offset or a limit), in order; a whole file read has none.
+	Ranges []LineRange `json:"ranges,omitempty"`
+}
+
+// LineRange is lines From to To of a file, counted from 1; To is 0 when
+// the read went to the end of the file.
+type LineRange struct {
+	Path string `json:"path"`
+	From int    `json:"from"`
+	To   int    `json:"to,omitempty"`
 }
 
 // Files are the files the turn modified, then those it read.
@@ -157,8 +168,13 @@ func (m Meta) Files() []string {
 
 // Command is one shell command and how it went.
 type Command struct {
-	Run  string `json:"run"`
-	Exit int    `json:"exit"` // -1 when unknown
+	Run string `json:"run"`
+	// Group is what it runs, its redirections and the filters it is piped
+	// into aside ("mix test --seed 0" for `mix test --seed 0 2>&1 | tail
+	// -15`): its runs are grouped by it. "" in steps archived before it
+	// was recorded.
+	Group string `json:"group,omitempty"`
+	Exit  int    `json:"exit"` // -1 when unknown
 	// Errors are the failures of its output, each marker with the first
 	// line of its cause ("--- FAIL: TestRefund", "refund_test.go:42: got
 	// 1999 want 2000"), read from the exact output when ctxkeep stored it.
@@ -166,19 +182,28 @@ type Command struct {
 	// Outcome is what the runner that printed the output reported of its
 	// run ("mix test: 2 failed, 408 passed"), when a known one did.
 	Outcome string `json:"outcome,omitempty"`
+	// Result is the output's result line as printed: the runner's own
+	// summary line ("14 doctests, 410 tests, 0 failures") when a known
+	// runner printed it, else the output's last line; "" without output.
+	Result string `json:"result,omitempty"`
 }
 
 // Failed reports whether the command failed.
 func (c Command) Failed() bool { return c.Exit > 0 }
 
 // TaskEvent is a change to the task list: a task created or updated
-// (TaskCreate, TaskUpdate), or the whole todo list rewritten (TodoWrite).
+// (TaskCreate, TaskUpdate, or an issue tracker's command: bd update, bd
+// close), a task's text read (an issue tracker's bd show, gh issue
+// view), or the whole todo list rewritten (TodoWrite).
 type TaskEvent struct {
-	Op      string `json:"op"` // "create", "update" or "todos"
+	Op      string `json:"op"` // "create", "update", "show" or "todos"
 	ID      string `json:"id,omitempty"`
 	Subject string `json:"subject,omitempty"`
 	Status  string `json:"status,omitempty"`
-	Todos   []Todo `json:"todos,omitempty"`
+	// Text is the task's text as the agent read it (a created task's
+	// description, a tracker's output for it), shortened.
+	Text  string `json:"text,omitempty"`
+	Todos []Todo `json:"todos,omitempty"`
 }
 
 // Todo is one item of a todo list.

@@ -148,3 +148,61 @@ func TestRestoreCarriesAFailureCause(t *testing.T) {
 		t.Errorf("PostCompact ran %d times, %d hook calls failed:\n%s", s.count("PostCompact"), s.Failures, log)
 	}
 }
+
+// TestRecallOnPromptAtStepGrain: with keep.recall_on_prompt on, a prompt
+// gets the archived steps of the project that match it, as the step
+// archive holds them: in a new session, the step of an earlier session
+// that ran the failing test, with the command and its failure; in the
+// session itself, its own step once a compaction has taken it out of the
+// context (not before: the model still has it).
+func TestRecallOnPromptAtStepGrain(t *testing.T) {
+	h := clienttest.New(t)
+	ck := newCtxkeep(t, h)
+	ck.run("install")
+	config := filepath.Join(h.Home, ".config", "ctxkeep", "config.toml")
+	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A handful of steps: every word is common, so no BM25 score is high.
+	f.WriteString("[keep]\nrecall_on_prompt = true\nrecall_min_score = 0\n")
+	f.Close()
+	os.WriteFile(filepath.Join(h.Project, "test.sh"), []byte("echo '--- FAIL: TestRefundRounding (0.00s)'\necho '    refund_test.go:42: got 1999 want 2000'\necho FAIL\nexit 1\n"), 0o755)
+	h.API.SetSummary("The user asked for work on the project.")
+
+	h.API.Script(fakeapi.Bash("b1", "sh test.sh"), fakeapi.Say("The refund rounds half-cents down; it must round them up."))
+	first := h.Run("Fix the refund rounding.", "--tools", "Bash")
+	id := first.SessionID
+
+	recalled := func(prompt string, args ...string) string {
+		before := len(h.API.RequestsOf(fakeapi.Main))
+		h.API.Script(fakeapi.Say("Noted."))
+		res := h.Run(prompt, append([]string{"--tools", "Bash"}, args...)...)
+		req := h.API.RequestsOf(fakeapi.Main)[before]
+		text := strings.Join(req.SystemMessages(), "\n")
+		if i := strings.Index(text, "ctxkeep found earlier steps"); i >= 0 {
+			text = text[i:]
+		} else {
+			text = ""
+		}
+		t.Logf("session %s, %q: recalled %q", res.SessionID[:8], prompt, text)
+		return text
+	}
+	// In the session itself, before any compaction: nothing of its own.
+	if got := recalled("why does the refund rounding test fail?", "--resume", id); strings.Contains(got, "session "+id[:8]) {
+		t.Errorf("recalls the session's own step while the model has it:\n%s", got)
+	}
+	// A new session gets the step that ran the failing test.
+	got := recalled("why does the refund rounding test fail?")
+	for _, want := range []string{"(session " + id[:8] + ", step 1.1): Fix the refund rounding.", "command sh test.sh → exit 1",
+		"refund_test.go:42: got 1999 want 2000"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("a new session's prompt does not recall %q:\n%s", want, got)
+		}
+	}
+	// After a compaction, the session gets its own earlier step back.
+	h.Run("/compact", "--resume", id)
+	if got := recalled("why does the refund rounding test fail?", "--resume", id); !strings.Contains(got, "(session "+id[:8]+", step 1.1)") {
+		t.Errorf("after compaction, the session's own step is not recalled:\n%s", got)
+	}
+}

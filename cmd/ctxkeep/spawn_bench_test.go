@@ -273,29 +273,45 @@ func swapPayload(kind string, i int, session, transcript string, size int) []byt
 // reported beside.
 //
 //	go test -run '^$' -bench HookPreCompact -benchtime 40x ./cmd/ctxkeep
+//	CTXKEEP_BENCH_BASELINE=/tmp/ctxkeep-before go test -run '^$' -bench HookPreCompact -benchtime 40x ./cmd/ctxkeep
 func BenchmarkHookPreCompact(b *testing.B) {
 	const session = "4d5611e5-241a-462a-8d15-5122611a9569" // 3.16 MB, 1,512 lines
 	data, err := os.ReadFile(realdata.File(b, "cc-sessions-spotter/"+session+".jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	hook := testbin.Path(b)
-	home, project := b.TempDir(), b.TempDir()
-	env := []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	migrate(b, hook, env)
-	transcript := filepath.Join(home, "projects", "-p", session+".jsonl")
-	os.MkdirAll(filepath.Dir(transcript), 0o700)
-	if err := os.WriteFile(transcript, data, 0o600); err != nil {
-		b.Fatal(err)
+	// CTXKEEP_BENCH_BASELINE names another build of ctxkeep (an earlier
+	// commit), run alternately on the same transcript in its own home:
+	// before and after in one run, on the same machine.
+	type build struct {
+		name, hook, transcript string
+		env                    []string
+		first                  time.Duration
+		times                  []time.Duration
 	}
-	event := func(name string) []byte {
-		ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": transcript, "cwd": project,
+	builds := []*build{{name: "", hook: testbin.Path(b)}}
+	if base := os.Getenv("CTXKEEP_BENCH_BASELINE"); base != "" {
+		builds = append(builds, &build{name: "baseline-", hook: base})
+	}
+	project := b.TempDir()
+	for _, x := range builds {
+		home := b.TempDir()
+		x.env = []string{"CTXKEEP_HOME=" + home, "PATH=" + os.Getenv("PATH")}
+		migrate(b, x.hook, x.env)
+		x.transcript = filepath.Join(home, "projects", "-p", session+".jsonl")
+		os.MkdirAll(filepath.Dir(x.transcript), 0o700)
+		if err := os.WriteFile(x.transcript, data, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	event := func(x *build, name string) []byte {
+		ev, _ := json.Marshal(map[string]any{"session_id": session, "transcript_path": x.transcript, "cwd": project,
 			"hook_event_name": name, "trigger": "auto", "custom_instructions": "", "stop_hook_active": false})
 		return ev
 	}
-	run := func(payload []byte) ([]byte, time.Duration) {
-		cmd := exec.Command(hook, "hook")
-		cmd.Env, cmd.Stdin = env, bytes.NewReader(payload)
+	run := func(x *build, payload []byte) ([]byte, time.Duration) {
+		cmd := exec.Command(x.hook, "hook")
+		cmd.Env, cmd.Stdin = x.env, bytes.NewReader(payload)
 		start := time.Now()
 		out, err := cmd.Output()
 		if err != nil {
@@ -303,18 +319,23 @@ func BenchmarkHookPreCompact(b *testing.B) {
 		}
 		return out, time.Since(start)
 	}
-	_, first := run(event("Stop"))
-	var times []time.Duration
+	for _, x := range builds {
+		_, x.first = run(x, event(x, "Stop"))
+	}
 	b.ResetTimer()
 	for range b.N {
-		out, took := run(event("PreCompact"))
-		if !bytes.Contains(out, []byte("ctxkeep preservation notes")) {
-			b.Fatalf("PreCompact printed %.300q", out)
+		for _, x := range builds {
+			out, took := run(x, event(x, "PreCompact"))
+			if !bytes.Contains(out, []byte("ctxkeep preservation notes")) {
+				b.Fatalf("PreCompact printed %.300q", out)
+			}
+			x.times = append(x.times, took)
 		}
-		times = append(times, took)
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(first.Microseconds())/1000, "first-stop-ms")
-	b.ReportMetric(float64(median(times).Microseconds())/1000, "precompact-ms")
+	for _, x := range builds {
+		b.ReportMetric(float64(x.first.Microseconds())/1000, x.name+"first-stop-ms")
+		b.ReportMetric(float64(median(x.times).Microseconds())/1000, x.name+"precompact-ms")
+	}
 	b.ReportMetric(0, "ns/op")
 }

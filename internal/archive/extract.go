@@ -57,6 +57,13 @@ func (m *turnMeta) addCall(call transcript.ToolCall, text string, has bool) {
 	switch call.Name {
 	case "Read":
 		m.FilesRead = moveLast(m.FilesRead, in.FilePath)
+		if in.FilePath != "" && (in.Offset > 0 || in.Limit > 0) && len(m.Ranges) < 4*maxPerTurn {
+			r := ctxkeep.LineRange{Path: in.FilePath, From: max(in.Offset, 1)}
+			if in.Limit > 0 {
+				r.To = r.From + in.Limit - 1
+			}
+			m.Ranges = append(m.Ranges, r)
+		}
 	case "Write", "Edit", "MultiEdit":
 		m.FilesModified = moveLast(m.FilesModified, in.FilePath)
 	case "NotebookEdit":
@@ -67,6 +74,9 @@ func (m *turnMeta) addCall(call transcript.ToolCall, text string, has bool) {
 		m.FilesModified = moveLast(m.FilesModified, nb.Path)
 	case "Bash":
 		m.addCommand(in.Command, call.Result, text)
+		if call.Result != nil && exitStatus(call.Result) == 0 {
+			m.Tasks = append(m.Tasks, trackerEvents(in.Command, text)...)
+		}
 	case "TaskCreate", "TaskUpdate", "TodoWrite":
 		if e, ok := taskEvent(call); ok {
 			m.Tasks = append(m.Tasks, e)
@@ -81,11 +91,12 @@ func (m *turnMeta) addCommand(run string, r *transcript.ToolResult, text string)
 	if run == "" || len(m.Commands) >= 3*maxPerTurn {
 		return
 	}
-	c := ctxkeep.Command{Run: short(run, 300), Exit: -1}
+	c := ctxkeep.Command{Run: short(run, 300), Group: short(RunGroup(run), 300), Exit: -1}
 	if r != nil {
 		c.Exit = exitStatus(r)
 		outcome := swap.ReadRun(run, text)
 		c.Outcome = outcome.Outcome(c.Exit)
+		c.Result = resultLine(outcome, text)
 		if !outcome.Passing(c.Exit) { // a passing run's error-looking lines are noise
 			c.Errors = errorLines(text, 3)
 			m.addErrors(c.Errors)
@@ -101,6 +112,49 @@ func (m *turnMeta) addErrors(lines []string) {
 		}
 	}
 }
+
+// resultLine is an output's result line: the runner's summary line when a
+// known runner printed one, else its last line that reads as a result
+// (a count of issues, errors, warnings, files…), else its last line that
+// is not blank (the client's "Exit code N" line aside), as a terminal
+// shows it, shortened.
+func resultLine(r swap.Run, output string) string {
+	if r.Summary.N > 0 {
+		return short(r.Summary.Text, maxResult)
+	}
+	lines := strings.Split(printable(output), "\n")
+	last := ""
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-40; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || i == 0 && strings.HasPrefix(l, "Exit code ") {
+			continue
+		}
+		if last == "" {
+			last = l
+		}
+		if readsAsResult(l) {
+			return short(l, maxResult)
+		}
+	}
+	return short(last, maxResult)
+}
+
+// readsAsResult reports whether a line reads as an account of a run: a
+// number and a word that counts something ("found no issues", "3
+// warnings", "2 files changed").
+func readsAsResult(l string) bool {
+	low := strings.ToLower(l)
+	hasDigit := strings.ContainsAny(low, "0123456789")
+	for _, w := range []string{"issue", "error", "warning", "problem", "passed", "failed", "failure", "files changed", "file changed", "finished", "generated", "compiled", "nothing to commit", "up to date", "no issues", "succeeded", "done"} {
+		if strings.Contains(low, w) && (hasDigit || strings.HasPrefix(w, "no") || w == "nothing to commit" || w == "up to date" || w == "generated" || w == "succeeded" || w == "done" || w == "finished") {
+			return true
+		}
+	}
+	return false
+}
+
+// maxResult caps a result line.
+const maxResult = 160
 
 // exitStatus: the status the client recorded, else 0 for a Bash success,
 // N for "Exit code N", 1 for another failure.
@@ -160,9 +214,9 @@ func taskNumber(text string) string {
 func taskEvent(call transcript.ToolCall) (ctxkeep.TaskEvent, bool) {
 	switch call.Name {
 	case "TaskCreate":
-		var in struct{ Subject string }
+		var in struct{ Subject, Description string }
 		json.Unmarshal(call.Input, &in)
-		e := ctxkeep.TaskEvent{Op: "create", Subject: short(in.Subject, 200), Status: "pending"}
+		e := ctxkeep.TaskEvent{Op: "create", Subject: short(in.Subject, 200), Status: "pending", Text: taskText(in.Description)}
 		if call.Result != nil {
 			var out struct {
 				Task struct{ ID string } `json:"task"`

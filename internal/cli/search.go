@@ -30,8 +30,9 @@ working directory, else the working directory). --session takes a session id or 
 of one; --all searches every project.
 
 Each result: the chunk key (for ` + "`ctxkeep recall`" + `), session, turn, time, score, the client
-the session ran in (Claude Code, Codex or Gemini CLI: one archive holds all three), the turn's one-line summary and
-a snippet around the first match.`,
+the session ran in (Claude Code, Codex or Gemini CLI: one archive holds all three), the step's one-line summary,
+what in it the words named (files, commands with their latest result, failures, tasks) and what
+else it ran, and its best-matching lines, from the step and the exact outputs it refers to.`,
 	examples: []string{
 		`ctxkeep search "rate limiter test"`,
 		"ctxkeep search traceparent --all --limit 5",
@@ -68,7 +69,13 @@ type searchResult struct {
 	Lexical   float64 `json:"lexical"`
 	Summary   string  `json:"summary"`
 	Snippet   string  `json:"snippet"` // the best-matching lines, one per line
-	place     string  // recall.Place: "3.12", or "3" for a whole turn
+	// What the query named in the step (files, commands with their
+	// result, failures, tasks), what else it ran, and its best-matching
+	// lines with where each is (search.Shown).
+	Matched []search.Match `json:"matched,omitempty"`
+	Ran     []search.Match `json:"ran,omitempty"`
+	Lines   []search.Line  `json:"lines,omitempty"`
+	place   string         // recall.Place: "3.12", or "3" for a whole turn
 }
 
 // searchReport is `ctxkeep search --json`.
@@ -165,9 +172,26 @@ func (o *searchOptions) result(ctx context.Context, a *app, st ctxkeep.Local, qu
 // resultOf is a ranked hit as search shows it, with the lines of it (and
 // of the outputs it refers to) that match the query best.
 func resultOf(ctx context.Context, st ctxkeep.OutputStore, h search.Result, query string) searchResult {
+	shown := search.Show(ctx, st, h.Chunk, query)
+	var lines []string
+	for _, l := range shown.Lines {
+		lines = append(lines, l.Text)
+	}
 	return searchResult{Key: h.Key, SessionID: h.SessionID, Project: h.Project, Kind: h.Kind, Agent: h.Agent, Turn: h.Turn, Step: h.Step,
 		When: when(h.End), Score: h.Score, Lexical: h.Lexical, Summary: printable(h.Summary),
-		Snippet: search.Snippet(search.Texts(ctx, st, h.Chunk), query), place: recall.Place(h.Chunk)}
+		Snippet: strings.Join(lines, "\n"), Matched: shown.Matched, Ran: shown.Ran, Lines: shown.Lines, place: recall.Place(h.Chunk)}
+}
+
+// printShown writes what a hit's step holds that the query named, and
+// what else it ran, under it.
+func printShown(a *app, h searchResult) {
+	if len(h.Matched) == 0 && len(h.Ran) == 0 {
+		return
+	}
+	text := search.Shown{Matched: h.Matched, Ran: h.Ran}.Text()
+	for l := range strings.Lines(text) {
+		fmt.Fprintf(a.Stdout, "  %s\n", strings.TrimSuffix(l, "\n"))
+	}
 }
 
 // when is a hit's time as search shows it, "" when the records it came
@@ -213,6 +237,7 @@ func (r searchReport) print(a *app) {
 	for _, h := range r.Results {
 		fmt.Fprintf(a.Stdout, "%s  session %s · %s %s · %s · score %.2f · %s\n  %s\n", h.Key, h.SessionID[:min(8, len(h.SessionID))],
 			h.Kind, h.place, orElse(h.When, "time unknown"), h.Score, agentName(h.Agent), text.FirstLine(h.Summary))
+		printShown(a, h)
 		printSnippet(a, h.Snippet)
 	}
 	a.tip("print a step exactly with `ctxkeep recall KEY`, its whole turn with `ctxkeep recall SESSION:TURN`")

@@ -79,6 +79,7 @@ func (o *searchOptions) runTeam(ctx context.Context, a *app, words []string) err
 	for _, x := range r.Results {
 		fmt.Fprintf(a.Stdout, "%s  %s · %s · session %s %s %s · %s · score %.2f\n  %s\n", x.Key, x.Owner, x.Project,
 			x.SessionID[:min(8, len(x.SessionID))], x.Kind, x.place, orElse(x.When, "time unknown"), x.Score, text.FirstLine(x.Summary))
+		printShown(a, x.searchResult)
 		printSnippet(a, x.Snippet)
 	}
 	fmt.Fprintln(a.Stdout, "\nprint a step exactly with `ctxkeep recall --team KEY`, its whole turn with `ctxkeep recall --team SESSION:TURN`")

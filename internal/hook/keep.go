@@ -8,14 +8,18 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/keep"
+	"github.com/ctxkeep/ctxkeep/internal/recall"
 	"github.com/ctxkeep/ctxkeep/internal/search"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
+	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
 )
 
@@ -91,34 +95,57 @@ func restoreAfterCompact(ctx context.Context, c *Call) (*Reply, error) {
 }
 
 // recallOnPrompt (keep.recall_on_prompt, off by default) adds the archived
-// turns of the project that match a new prompt well, within a budget.
+// steps of the project that match a new prompt well, within a budget:
+// each with its key, where it is, its summary and what in it the prompt
+// named. The session's own steps still in its context are left out: all
+// of them until it is compacted, those since its last compaction after.
 func recallOnPrompt(ctx context.Context, c *Call) (*Reply, error) {
-	if !c.Config.Keep.RecallOnPrompt || strings.TrimSpace(c.Event.Prompt) == "" {
+	if !c.Config.Keep.RecallOnPrompt || !c.Config.Keep.Enabled || strings.TrimSpace(c.Event.Prompt) == "" {
 		return nil, nil
 	}
-	st, s, err := c.keepSession()
-	if err != nil || st == nil {
+	// Unlike archiving, recall needs no transcript: a new session's first
+	// prompt comes before the client has written one.
+	st, err := c.Store()
+	if err != nil {
 		return nil, err
 	}
-	ranked, err := search.Search(ctx, st, search.Query{Text: c.Event.Prompt, Project: s.Project, Kind: ctxkeep.KindTurn,
-		Limit: 10, MinLexical: float64(c.Config.Keep.RecallMinScore)}, search.Signals{Now: c.Env.Now()})
-	if err != nil || len(ranked) == 0 {
-		return nil, nil // nothing to search for, or nothing found
+	ranked, err := search.Search(ctx, st, search.Query{Text: c.Event.Prompt, Project: c.Project, Conversation: true,
+		Limit: recallLimit, MinLexical: float64(c.Config.Keep.RecallMinScore)}, search.Signals{Now: c.Env.Now()})
+	if err != nil {
+		return nil, nil // nothing to search for
 	}
-	return &Reply{Specific: &SpecificOutput{HookEventName: c.Event.HookEventName, AdditionalContext: recallText(ranked, c.Config.Keep.RecallBudget, c.retrieval())}}, nil
+	compacted := time.Time{} // when this session was last compacted, if it was
+	if fi, err := os.Stat(c.restoredPath()); err == nil {
+		compacted = fi.ModTime()
+	}
+	ranked = slices.DeleteFunc(ranked, func(r search.Result) bool {
+		return r.SessionID == c.Event.SessionID && (compacted.IsZero() || !r.End.Before(compacted))
+	})
+	if len(ranked) == 0 {
+		return nil, nil
+	}
+	return &Reply{Specific: &SpecificOutput{HookEventName: c.Event.HookEventName,
+		AdditionalContext: recallText(ranked, c.Event.Prompt, c.Config.Keep.RecallBudget, c.retrieval())}}, nil
 }
 
-func recallText(rs []search.Result, budget int, r swap.Retrieval) string {
+// recallLimit is how many steps are searched for to recall on a prompt.
+const recallLimit = 10
+
+// recallText lists recalled steps within budget bytes.
+func recallText(rs []search.Result, prompt string, budget int, r swap.Retrieval) string {
 	var b strings.Builder
-	b.WriteString("ctxkeep found earlier turns of this project that match the request (" + r.Recall("KEY") + " prints one exactly):\n")
-	for _, r := range rs {
-		line := fmt.Sprintf("- %s (session %s, turn %d): %s\n", r.Key, r.SessionID[:min(8, len(r.SessionID))], r.Turn, r.Summary)
+	b.WriteString("ctxkeep found earlier steps of this project that match the request (" + r.Recall("KEY") + " prints one exactly):\n")
+	for _, h := range rs {
+		line := fmt.Sprintf("- %s (session %s, %s %s): %s\n", h.Key, h.SessionID[:min(8, len(h.SessionID))], h.Kind, recall.Place(h.Chunk), text.Squash(h.Summary, 300))
+		for l := range strings.Lines(search.Named(h.Chunk, prompt).Text()) {
+			line += "  " + text.Squash(l, 300) + "\n"
+		}
 		if b.Len()+len(line) > budget {
 			break
 		}
 		b.WriteString(line)
 	}
-	return b.String()
+	return text.Printable(b.String())
 }
 
 // keepSession opens the store for the session's archive. The store is nil,

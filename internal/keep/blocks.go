@@ -92,30 +92,55 @@ type RestoreInput struct {
 // stored outputs, and the archived turns most relevant to the latest
 // requests — every item with the chunk or entry it comes from.
 func RestoreBlock(in RestoreInput) string {
-	s, r := in.State, in.Retrieval
-	head := fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
-		"%s prints a step exactly (KEY is the [k…] mark), %s a stored output, %s finds anything said or run before.\n",
-		s.Turns, r.Recall("KEY"), r.Show("ID"), r.Search("words"))
-	tail := "\nMore: " + searches(r, in.Session) + ", " + r.Recall("KEY") + " prints it exactly, " + r.Show("ID") + " a stored output.\n"
+	head, tail := restoreFrame(in)
 	if in.Summary != "" {
 		return render(head+"The summary above keeps the gist; below, first, the exact details it left out.\n", lackingSections(in), tail, in.Budget)
 	}
-	sections := []section{
-		{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1400},
-		{title: "Tasks, active first", items: tasks(s.Active(), s.Done()), priority: 1, share: 1000},
-		{title: "The task (the user's requests, newest first)", items: reversed(items(s.UserMessages)), priority: 1, share: 1500, more: r.Name("search")},
-		{title: "Files modified, latest first", items: files(s.Files, "modified"), priority: 2, share: 1000},
-		{title: "Files read, latest first", items: files(s.Read, "read"), priority: 4, share: 600},
-		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 2, share: 1000, more: r.Name("search")},
-		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: 1200},
-		{title: "Commands and how they went", items: runs(s.Commands, false), priority: 3, share: 800},
-		{title: "Worklog (latest steps)", items: worklog(in.Last), priority: 3, share: 1200, more: r.Recall("KEY")},
-		{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 800},
-		{title: "Outputs kept out of the context (" + r.Show("ID") + ")", items: inventory(in.Inventory), priority: 3, share: 1000, more: "`ctxkeep list`"},
-		{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 1200, more: r.Name("search")},
-	}
-	return render(head, sections, tail, in.Budget)
+	return render(head, restoreSections(in), tail, in.Budget)
 }
+
+// restoreFrame is the restore block's first and last lines.
+func restoreFrame(in RestoreInput) (head, tail string) {
+	r := in.Retrieval
+	head = fmt.Sprintf("ctxkeep restored this session's working state after compaction. All %d turns are archived: "+
+		"%s prints a step exactly (KEY is the [k…] mark), %s a stored output, %s finds anything said or run before.\n",
+		in.State.Turns, r.Recall("KEY"), r.Show("ID"), r.Search("words"))
+	tail = "\nMore: " + searches(r, in.Session) + ", " + r.Recall("KEY") + " prints it exactly, " + r.Show("ID") + " a stored output.\n"
+	return head, tail
+}
+
+// restoreSections are the restore block's sections when the client's
+// summary is not known.
+func restoreSections(in RestoreInput) []section {
+	s, r := in.State, in.Retrieval
+	// The shares are for the default budget; a smaller one shrinks them
+	// alike, and the priorities say what fills first.
+	share := func(n int) int {
+		if in.Budget <= 0 || in.Budget >= DefaultRestoreBudget {
+			return n
+		}
+		return n * in.Budget / DefaultRestoreBudget
+	}
+	texts, shown := taskTexts(s, share(activeTextShare), r)
+	return []section{
+		{title: "Current state and next step", items: current(in.Last, s), priority: 2, share: share(1000)},
+		{title: "The task in progress, as read", items: texts, priority: 2, share: share(activeTextShare), raw: true},
+		{title: "Tasks, active first" + alsoAbove(shown), items: tasks(without(s.Active(), shown), without(s.Done(), shown)), priority: 3, share: share(1000)},
+		{title: "The user's requests, newest first", items: reversed(items(s.UserMessages)), priority: 3, share: share(1200), more: r.Name("search")},
+		{title: "Files in use, most used first" + underProject(in.Project), items: filesInUse(s, in.Project), priority: 2, share: share(1600)},
+		{title: "Decisions", items: reversed(items(s.Decisions)), priority: 4, share: share(800), more: r.Name("search")},
+		{title: "Errors and corrections", items: append(items(s.Errors), reversed(items(s.Corrections))...), priority: 0, share: share(1200)},
+		{title: "Commands, by what they run, and their latest result", items: runs(s.Commands, false), priority: 1, share: share(1800)},
+		{title: "Worklog (latest steps)", items: worklog(in.Last, in.Project), priority: 5, share: share(600), more: r.Recall("KEY")},
+		{title: "Completed tasks", items: cold(in.Cold), priority: 5, share: share(800)},
+		{title: "Outputs kept out of the context (" + r.Show("ID") + ")", items: inventory(in.Inventory), priority: 4, share: share(1000), more: "`ctxkeep list`"},
+		{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant, in.Project), priority: 5, share: share(600), more: r.Name("search")},
+	}
+}
+
+// DefaultRestoreBudget is the restore block's budget by default
+// (restore.budget): the client inlines up to 10,000 characters.
+const DefaultRestoreBudget = 9500
 
 // searches says how to search the archive: this session's steps (when
 // its id is known), and every session of the project.
@@ -134,36 +159,40 @@ func lackingSections(in RestoreInput) []section {
 	s, k := in.State, newSummaryText(in.Summary, in.Project)
 	requests, hadRequests := k.lackingItems(s.UserMessages)
 	decisions, hadDecisions := k.lackingItems(s.Decisions)
-	out := []section{{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1200}}
-	out = append(out, lacking(s, k)...)
+	texts, _ := taskTexts(s, activeTextShare, in.Retrieval)
+	texts, hadTexts := k.lackingLines(texts)
+	out := []section{{title: "Current state and next step", items: current(in.Last, s), priority: 0, share: 1000}}
+	out = append(out, lacking(s, k, in.Project)...)
 	return append(out,
+		section{title: "The task in progress, as read (lines not in the summary)", items: texts, priority: 1, share: 2600, raw: true, note: alsoKept(hadTexts)},
 		section{title: "The user's requests (not in the summary)", items: reversed(items(requests)), priority: 2, share: 800, note: alsoKept(hadRequests)},
 		section{title: "Decisions (not in the summary)", items: reversed(items(decisions)), priority: 3, share: 700, note: alsoKept(hadDecisions)},
-		section{title: "Worklog (latest steps)", items: worklog(in.Last), priority: 3, share: 1000, more: in.Retrieval.Recall("KEY")},
+		section{title: "Worklog (latest steps)", items: worklog(in.Last, in.Project), priority: 4, share: 600, more: in.Retrieval.Recall("KEY")},
 		section{title: "Outputs kept out of the context (" + in.Retrieval.Show("ID") + ")", items: inventory(in.Inventory), priority: 3, share: 800, more: "`ctxkeep list`"},
-		section{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant), priority: 4, share: 900, more: in.Retrieval.Name("search")},
+		section{title: "Earlier steps relevant to the latest requests", items: relevant(in.Relevant, in.Project), priority: 4, share: 600, more: in.Retrieval.Name("search")},
 		section{title: "Completed tasks", items: cold(in.Cold), priority: 4, share: 600},
 	)
 }
 
 // lacking are the sections of the exact details a summary tends to lose
 // and k does not hold — failures with their causes, the user's
-// corrections, active tasks, commands with their last exit code, paths —
-// each counting what k already has.
-func lacking(s archive.State, k summaryText) []section {
+// corrections, active tasks, what was run with its latest result, the
+// files in use with their exact paths — each counting what k already has.
+func lacking(s archive.State, k summaryText, project string) []section {
 	failures, hadFailures := k.lackingFailures(s)
 	corrections, hadCorrections := k.lackingItems(s.Corrections)
 	active, hadActive := k.lackingTasks(s.Active())
 	commands, hadCommands := k.lackingRuns(s.Commands)
-	modified, hadModified := k.lackingFiles(s.Files)
-	read, hadRead := k.lackingFiles(s.Read)
+	inUse := s
+	var hadModified, hadRead int
+	inUse.Files, hadModified = k.lackingFiles(s.Files)
+	inUse.Read, hadRead = k.lackingFiles(s.Read)
 	return []section{
 		{title: "Failures and their causes (not in the summary)", items: failures, priority: 0, share: 1500, note: alsoKept(hadFailures)},
 		{title: "The user's corrections, word for word (not in the summary)", items: reversed(items(corrections)), priority: 0, share: 1000, note: alsoKept(hadCorrections)},
 		{title: "Active tasks (not in the summary)", items: tasks(active, nil), priority: 0, share: 800, note: alsoKept(hadActive)},
-		{title: "Commands and their last exit code (not in the summary)", items: runs(commands, false), priority: 1, share: 1000, note: alsoKept(hadCommands)},
-		{title: "Exact paths of the files modified (not in the summary)", items: files(modified, "modified"), priority: 1, share: 1000, note: alsoKept(hadModified)},
-		{title: "Exact paths of the files read (not in the summary)", items: files(read, "read"), priority: 2, share: 700, note: alsoKept(hadRead)},
+		{title: "Commands, by what they run, and their latest result (not in the summary)", items: runs(commands, false), priority: 1, share: 1600, note: alsoKept(hadCommands)},
+		{title: "Exact paths of the files in use, most used first (not in the summary)" + underProject(project), items: filesInUse(inUse, project), priority: 1, share: 1400, note: alsoKept(hadModified + hadRead)},
 	}
 }
 
@@ -185,7 +214,7 @@ type SupplementInput struct {
 // there are none.
 func Supplement(in SupplementInput) string {
 	k := newSummaryText(in.Summary+"\n"+in.Restored, in.Project)
-	sections := lacking(in.State, k)
+	sections := lacking(in.State, k, in.Project)
 	for i := range sections {
 		sections[i].title = strings.TrimSpace(strings.Replace(sections[i].title, "(not in the summary)", "", 1))
 		sections[i].note = ""
@@ -234,12 +263,30 @@ func tasks(active, done []archive.Task) []string {
 	}
 	for _, t := range active {
 		id := ""
-		if t.ID != "" {
-			id = "#" + t.ID + " "
+		switch {
+		case isNumber(t.ID):
+			id = "#" + t.ID + " " // the client's task tools number their tasks
+		case t.ID != "" && t.ID != t.Subject:
+			id = t.ID + " " // an issue tracker's id
 		}
 		out = append(out, fmt.Sprintf("[%s] %s%s [turn %d, %s]", t.Status, id, t.Subject, t.Created, t.Key))
 	}
 	return out
+}
+
+// without is tasks but those of shown (by id and subject).
+func without(tasks []archive.Task, shown []archive.Task) []archive.Task {
+	return slices.DeleteFunc(slices.Clone(tasks), func(t archive.Task) bool {
+		return slices.ContainsFunc(shown, func(s archive.Task) bool { return s.ID == t.ID && s.Subject == t.Subject })
+	})
+}
+
+// alsoAbove is the note of the task list when tasks are shown above.
+func alsoAbove(shown []archive.Task) string {
+	if len(shown) == 0 {
+		return ""
+	}
+	return " (besides those above)"
 }
 
 // files lists files, most recently touched first. Paths stay whole: the
@@ -258,33 +305,181 @@ func files(fs []archive.File, how string) []string {
 	return out
 }
 
-// runs lists commands, test, build and lint runs first, each group most
-// recent first; checksOnly keeps only those (and any that failed).
-func runs(rs []archive.Run, checksOnly bool) []string {
-	rs = slices.Clone(rs)
-	slices.SortStableFunc(rs, func(a, b archive.Run) int {
-		if a.Check != b.Check {
-			if a.Check {
+// underProject is the note of a list whose paths are given relative to
+// the project: "" when there is no project.
+func underProject(project string) string {
+	if project == "" {
+		return ""
+	}
+	return " (paths under " + project + "/)"
+}
+
+// inProject is path relative to project when it is in it, else whole.
+func inProject(path, project string) string {
+	if rel, ok := strings.CutPrefix(path, project+"/"); ok && project != "" && rel != "" {
+		return rel
+	}
+	return path
+}
+
+// filesInUse lists the files the session modified and read, the most in
+// use first (archive.File.Score: how often, and how lately), each with
+// what was done to it, the lines read when not read whole, and the step
+// it was last touched in. Paths are relative to the project (the block
+// says which), whole outside it.
+func filesInUse(s archive.State, project string) []string {
+	fs := append(slices.Clone(s.Files), s.Read...)
+	slices.SortStableFunc(fs, func(a, b archive.File) int {
+		if a.Score != b.Score {
+			if a.Score > b.Score {
 				return -1
 			}
 			return 1
 		}
 		return b.Seq - a.Seq
 	})
-	var out []string
-	for _, r := range rs {
-		if checksOnly && !r.Check && r.Exit <= 0 {
-			continue
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		var did []string
+		if f.Edits > 0 {
+			did = append(did, "edited"+times(f.Edits))
 		}
-		out = append(out, fmt.Sprintf("`%s`: last exit %s in turn %d, %s, %d failed [%s]",
-			text.Squash(r.Command, maxCommand), exitText(r.Exit), r.Turn, text.Plural(r.Runs, "run"), r.Failures, r.Key))
+		if f.Reads > 0 {
+			read := "read" + times(f.Reads)
+			if len(f.Ranges) > 0 {
+				read += " (lines " + ranges(f.Ranges) + ")"
+			}
+			did = append(did, read)
+		}
+		out[i] = fmt.Sprintf("%s: %s [%s]", inProject(f.Path, project), strings.Join(did, ", "), f.Key)
 	}
 	return out
 }
 
+func times(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" %d×", n)
+	}
+	return ""
+}
+
+// ranges writes line ranges: "135–169, 210–".
+func ranges(rs []ctxkeep.LineRange) string {
+	var parts []string
+	for _, r := range rs {
+		if r.To == 0 {
+			parts = append(parts, fmt.Sprintf("%d–", r.From))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", r.From, r.To))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// runs lists what the session ran, one line per command however it was
+// piped or redirected (archive.RunGroup): test, build and lint runs (and
+// any that failed) first, those whose last run failed first, then the
+// most in use (how often, and how lately: archive.InUse), each with its
+// latest result line; then, several to a line, the other commands, most
+// in use first; then the rest of the test, build and lint runs.
+// checksOnly keeps only test, build and lint runs (and any that failed).
+func runs(rs []archive.Run, checksOnly bool) []string {
+	rs = slices.Clone(rs)
+	slices.SortStableFunc(rs, func(a, b archive.Run) int {
+		if (a.Exit > 0) != (b.Exit > 0) {
+			if a.Exit > 0 {
+				return -1
+			}
+			return 1
+		}
+		if a.Score != b.Score {
+			if a.Score > b.Score {
+				return -1
+			}
+			return 1
+		}
+		return b.Seq - a.Seq
+	})
+	var checks []string
+	var others []archive.Run
+	for _, r := range rs {
+		switch {
+		case r.Check || r.Exit > 0 || r.Outcome != "":
+			checks = append(checks, runLine(r))
+		case !checksOnly:
+			others = append(others, r)
+		}
+	}
+	first := checks[:min(len(checks), topChecks)]
+	out := append(slices.Clone(first), otherRuns(others)...)
+	return append(out, checks[len(first):]...)
+}
+
+// topChecks is how many test, build and lint runs are listed before the
+// other commands.
+const topChecks = 6
+
+// otherRuns lists the commands that are not tests, builds or lints and
+// that went well, several to a line: what they run is what the model
+// needs again, to run them again ("git status", "bd ready").
+func otherRuns(rs []archive.Run) []string {
+	var out []string
+	var b strings.Builder
+	for _, r := range rs {
+		w := "`" + text.Squash(orElse(r.Group, r.Command), maxOtherCommand) + "`"
+		if r.Runs > 1 {
+			w += fmt.Sprintf(" ×%d", r.Runs)
+		}
+		if b.Len() > 0 && b.Len()+len(w)+2 > maxItem-10 {
+			out = append(out, "also ran: "+b.String())
+			b.Reset()
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(w)
+	}
+	if b.Len() > 0 {
+		out = append(out, "also ran: "+b.String())
+	}
+	return out
+}
+
+// runLine is one run: what it runs, how often and in how many variants,
+// its last exit status and result line, and the step of its last run.
+func runLine(r archive.Run) string {
+	var b strings.Builder
+	limit := maxCommand
+	if !r.Check {
+		limit = maxOtherCommand
+	}
+	fmt.Fprintf(&b, "`%s`", text.Squash(orElse(r.Group, r.Command), limit))
+	if r.Runs > 1 {
+		fmt.Fprintf(&b, " ×%d", r.Runs)
+		if r.Variants > 1 {
+			fmt.Fprintf(&b, " (%d variants)", r.Variants)
+		}
+		if r.Failures > 0 {
+			fmt.Fprintf(&b, ", %d failed", r.Failures)
+		}
+	}
+	fmt.Fprintf(&b, ": last exit %s", exitText(r.Exit))
+	if r.Result != "" && (r.Check || r.Outcome != "") && r.Exit <= 0 { // a failure's cause is with the errors
+		b.WriteString(", " + text.Squash(r.Result, maxResult))
+	}
+	fmt.Fprintf(&b, " [%s]", r.Key)
+	return b.String()
+}
+
+// maxOtherCommand caps a command that is not a test, build or lint run.
+const maxOtherCommand = 70
+
+// maxResult caps a result line in a list.
+const maxResult = 120
+
 // maxCommand caps a command in a list: its start says what it is, and
 // the chunk holds it whole.
-const maxCommand = 160
+const maxCommand = 100
 
 func exitText(code int) string {
 	if code < 0 {
@@ -340,11 +535,15 @@ func lastReply(c ctxkeep.Chunk) string {
 		}
 		i = -1
 	}
-	reply := strings.TrimSpace(c.Body[i+len("\nassistant: "):])
+	reply := c.Body[i+len("\nassistant: "):]
+	if j := strings.Index(reply, "\n→ "); j >= 0 {
+		reply = reply[:j] // the calls it announced: the worklog has them
+	}
+	reply = strings.TrimSpace(reply)
 	return text.Squash(tail(reply, replyLen), replyLen+len("…"))
 }
 
-const replyLen = 600
+const replyLen = 400
 
 // tail is the end of text within n bytes, from a paragraph start when one
 // fits, else from a word, marked "…".
@@ -362,14 +561,22 @@ func tail(text string, n int) string {
 	return "…" + strings.TrimSpace(text[from:])
 }
 
-func worklog(last []ctxkeep.Chunk) []string {
+func worklog(last []ctxkeep.Chunk, project string) []string {
 	var out []string
 	for i := len(last) - 1; i >= 0; i-- {
 		if c := last[i]; c.Conversation() {
-			out = append(out, fmt.Sprintf("%s (%s): %s", where(c), c.Key, c.Summary))
+			out = append(out, fmt.Sprintf("%s (%s): %s", where(c), c.Key, relative(c.Summary, project)))
 		}
 	}
 	return out
+}
+
+// relative is text with the paths in project written relative to it.
+func relative(text, project string) string {
+	if project == "" {
+		return text
+	}
+	return strings.ReplaceAll(text, project+"/", "")
 }
 
 // where says where a chunk is in its session: "turn 3, step 12", or
@@ -390,10 +597,10 @@ func inventory(es []ctxkeep.Entry) []string {
 	return out
 }
 
-func relevant(rs []search.Result) []string {
+func relevant(rs []search.Result, project string) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, fmt.Sprintf("%s (session %s, %s): %s", r.Key, short8(r.SessionID), where(r.Chunk), r.Summary))
+		out = append(out, fmt.Sprintf("%s (session %s, %s): %s", r.Key, short8(r.SessionID), where(r.Chunk), relative(r.Summary, project)))
 	}
 	return out
 }

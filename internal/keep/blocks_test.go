@@ -154,7 +154,7 @@ func TestRestoreBlockAfterASummaryGolden(t *testing.T) {
 	for _, want := range []string{
 		"## Failures and their causes (not in the summary)\n- `go vet ./...` failed (exit 1): internal/api/limit.go:12:2: unreachable code",
 		"- no, use the sliding window: we bill on exact counts.",
-		"/p/internal/api/limit_test.go (modified",
+		"(paths under /p/)\n- internal/api/limit_test.go: edited [",
 		"(1 more the summary already has)",
 		"`ctxkeep search \"words\" --session fixture`",
 	} {

@@ -78,32 +78,42 @@ const lastSteps = 12
 // Restore archives what is new (the client's summary included) and returns
 // the restore block.
 func Restore(ctx context.Context, st ctxkeep.Store, s Session, o Options) (string, error) {
-	state, chunks, _, err := State(ctx, st, s, o.IsCheck)
+	in, err := restoreInput(ctx, st, s, o)
 	if err != nil {
 		return "", err
+	}
+	return RestoreBlock(in), nil
+}
+
+// restoreInput archives what is new and gathers what the restore block is
+// made of.
+func restoreInput(ctx context.Context, st ctxkeep.Store, s Session, o Options) (RestoreInput, error) {
+	state, chunks, _, err := State(ctx, st, s, o.IsCheck)
+	if err != nil {
+		return RestoreInput{}, err
 	}
 	cold, err := st.ColdTasks(ctx, s.ID)
 	if err != nil {
-		return "", err
+		return RestoreInput{}, err
 	}
 	inv, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: s.ID})
 	if err != nil {
-		return "", err
+		return RestoreInput{}, err
 	}
 	last, err := withBodies(ctx, st, latestSteps(chunks, lastSteps))
 	if err != nil {
-		return "", err
+		return RestoreInput{}, err
 	}
 	summary, err := latestSummary(ctx, st, chunks)
 	if err != nil {
-		return "", err
+		return RestoreInput{}, err
 	}
 	rel, err := Relevant(ctx, st, s, state, last, o)
 	if err != nil {
-		return "", err
+		return RestoreInput{}, err
 	}
-	return RestoreBlock(RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget,
-		Summary: summary, Project: s.Project, Session: s.ID, Retrieval: o.Retrieval}), nil
+	return RestoreInput{State: state, Last: last, Cold: cold, Inventory: inv, Relevant: rel, Budget: o.RestoreBudget,
+		Summary: summary, Project: s.Project, Session: s.ID, Retrieval: o.Retrieval}, nil
 }
 
 // latestSummary is the text of the session's latest compaction summary,

@@ -54,14 +54,43 @@ func (k summaryText) lackingFiles(fs []archive.File) (out []archive.File, had in
 	return out, had
 }
 
-// lackingRuns are the commands the summary does not name.
+// lackingRuns are the runs the summary does not name (by what they run,
+// or a command line of theirs), or whose latest result line it lacks.
 func (k summaryText) lackingRuns(rs []archive.Run) (out []archive.Run, had int) {
 	for _, r := range rs {
-		if k.has(r.Command) {
+		if (k.has(r.Group) || k.has(r.Command)) && (r.Result == "" || k.has(r.Result)) {
 			had++
 		} else {
 			out = append(out, r)
 		}
+	}
+	return out, had
+}
+
+// lackingLines are the lines of a text (a task's, as the block writes it)
+// the summary does not hold; a heading stays with the lines under it.
+func (k summaryText) lackingLines(lines []string) (out []string, had int) {
+	head := -1 // the task heading of the lines that follow, in out
+	kept := false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "### "):
+			if head >= 0 && !kept {
+				out = out[:head] // a heading with nothing left under it
+			}
+			head, kept = len(out), false
+			out = append(out, l)
+		case strings.HasPrefix(l, "… "):
+			out = append(out, l)
+		case k.has(strings.TrimLeft(l, " -*")):
+			had++
+		default:
+			out = append(out, l)
+			kept = true
+		}
+	}
+	if head >= 0 && !kept {
+		out = out[:head]
 	}
 	return out, had
 }

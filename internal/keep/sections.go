@@ -22,6 +22,7 @@ type section struct {
 	share    int      // at most this many bytes (0: no cap beyond the budget)
 	more     string   // where the left-out items are, e.g. "`ctxkeep search`"
 	note     string   // a last line, after the items, e.g. "3 more the summary already has"
+	raw      bool     // the items are lines of a text, written as they are rather than as a list
 }
 
 // maxItem caps one item's line.
@@ -87,6 +88,9 @@ func fill(s section, room *int) (string, bool) {
 	shown := 0
 	for _, it := range s.items {
 		line := "- " + text.Squash(text.Printable(it), maxItem) + "\n" // as a terminal shows it: no escape reaches the model
+		if s.raw {
+			line = strings.TrimRight(text.Cut(text.Printable(it), maxItem), " \t") + "\n"
+		}
 		if b.Len()+len(line)+moreLen > limit {
 			break
 		}

@@ -147,6 +147,11 @@ func hitList(ctx context.Context, st ctxkeep.Store, chunks []ctxkeep.Chunk, quer
 	for _, c := range chunks {
 		fmt.Fprintf(&b, "%s%s · session %s · %s %s · %s · %s\n", c.Key, who(c), c.SessionID[:min(8, len(c.SessionID))], c.Kind, recall.Place(c),
 			c.End.Local().Format("2006-01-02 15:04"), text.Cut(safe(text.FirstLine(c.Summary)), lineWidth))
+		// What the query named in the step, with how its commands went,
+		// and what else it ran.
+		for l := range strings.Lines(search.Named(c, query).Text()) {
+			b.WriteString("  " + text.Cut(strings.TrimSuffix(l, "\n"), 2*lineWidth) + "\n")
+		}
 		lines, err := matchingLines(ctx, st, c, query)
 		if err != nil {
 			return "", err

@@ -49,6 +49,7 @@ func BenchmarkSearch1M(b *testing.B) {
 		from, to int
 	}{{"mid", 100, 2100}, {"rare", 2000, 30000}}
 	times := make([][]time.Duration, len(kinds))
+	shown := make([][]time.Duration, len(kinds)) // what search prints of the 10 hits (Show), on top
 	b.ResetTimer()
 	for range b.N {
 		for range 200 {
@@ -56,18 +57,26 @@ func BenchmarkSearch1M(b *testing.B) {
 				word := func() string { return words[kind.from+r.IntN(kind.to-kind.from)] }
 				q := word() + " " + word() + " " + word()
 				start := time.Now()
-				if _, err := Search(ctx, db, Query{Text: q, Limit: 10}, Signals{Now: time.Now()}); err != nil {
+				rs, err := Search(ctx, db, Query{Text: q, Limit: 10}, Signals{Now: time.Now()})
+				if err != nil {
 					b.Fatal(err)
 				}
 				times[k] = append(times[k], time.Since(start))
+				start = time.Now()
+				for _, r := range rs {
+					Show(ctx, nil, r.Chunk, q)
+				}
+				shown[k] = append(shown[k], time.Since(start))
 			}
 		}
 	}
 	b.StopTimer()
 	for k, kind := range kinds {
 		slices.Sort(times[k])
+		slices.Sort(shown[k])
 		b.ReportMetric(float64(times[k][len(times[k])/2].Microseconds())/1000, kind.name+"-median-ms")
 		b.ReportMetric(float64(times[k][len(times[k])*95/100].Microseconds())/1000, kind.name+"-p95-ms")
+		b.ReportMetric(float64(shown[k][len(shown[k])/2].Microseconds())/1000, kind.name+"-show-median-ms")
 	}
 	b.ReportMetric(0, "ns/op")
 }

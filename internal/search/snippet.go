@@ -19,21 +19,39 @@ const (
 )
 
 // Snippet is what a hit shows of itself: the lines of texts that match
-// query best, as a terminal would show them (no colour codes or other
-// control characters, secrets redacted), in their order, each cut around
-// its first match.
-// Lines holding the whole query as a phrase are shown alone; otherwise a
-// line scores by the query's words it holds, each weighing more the fewer
-// lines hold it, and the lines scoring at least a third of the best are
-// shown. It is "" when no line matches.
+// query best (bestLines), one per line.
 func Snippet(texts []string, query string) string {
-	words := text.Tokens(query)
-	if len(words) == 0 {
-		return ""
+	srcs := make([]source, len(texts))
+	for i, t := range texts {
+		srcs[i] = source{text: t}
 	}
-	phrase := " " + strings.Join(words, " ") + " "
+	var out []string
+	for _, l := range bestLines(srcs, query) {
+		out = append(out, l.Text)
+	}
+	return strings.Join(out, "\n")
+}
+
+// bestLines are the lines of the sources that match query best, as a
+// terminal would show them (no colour codes or other control characters,
+// secrets redacted), in their order, each cut around its first match.
+// Lines holding the whole query as a phrase are shown alone; otherwise a
+// line scores by the query's words it holds (common words aside), each
+// weighing more the fewer lines hold it, and the lines scoring at least a
+// third of the best are shown, at most snippetLines. None when no line
+// matches.
+func bestLines(srcs []source, query string) []Line {
+	all := text.Tokens(query)
+	words := queryTerms(query)
+	if len(words) == 0 {
+		words = all
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	phrase := " " + strings.Join(all, " ") + " "
 	type line struct {
-		text   string
+		Line
 		has    []bool // which words of the query it holds
 		phrase bool
 		score  float64
@@ -41,11 +59,13 @@ func Snippet(texts []string, query string) string {
 	}
 	var lines []line
 	holders := make([]int, len(words))
-	for _, t := range texts {
-		t = redact.String(t) // whole, before its lines: a PEM block spans several
+	for _, src := range srcs {
+		t := redact.String(src.text) // whole, before its lines: a PEM block spans several
+		n := 0
 		for raw := range strings.Lines(t) {
-			l := line{text: printable(raw), has: make([]bool, len(words)), pos: len(lines)}
-			lt, any := text.Tokens(l.text), false
+			n++
+			l := line{Line: Line{Text: printable(raw), From: src.from, N: n}, has: make([]bool, len(words)), pos: len(lines)}
+			lt, any := text.Tokens(l.Text), false
 			for i, w := range words {
 				if slices.ContainsFunc(lt, func(x string) bool { return sameWord(x, w) }) {
 					l.has[i], any = true, true
@@ -53,7 +73,7 @@ func Snippet(texts []string, query string) string {
 				}
 			}
 			if any {
-				l.phrase = len(words) > 1 && strings.Contains(" "+strings.Join(lt, " ")+" ", phrase)
+				l.phrase = len(all) > 1 && strings.Contains(" "+strings.Join(lt, " ")+" ", phrase)
 				lines = append(lines, l)
 			}
 		}
@@ -76,11 +96,12 @@ func Snippet(texts []string, query string) string {
 	slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(b.score, a.score) })
 	lines = lines[:min(len(lines), snippetLines)]
 	slices.SortFunc(lines, func(a, b line) int { return a.pos - b.pos })
-	out := make([]string, len(lines))
+	out := make([]Line, len(lines))
 	for i, l := range lines {
-		out[i] = around(l.text, words)
+		out[i] = l.Line
+		out[i].Text = around(l.Text, all)
 	}
-	return strings.Join(out, "\n")
+	return out
 }
 
 // Texts are what a chunk's snippet is taken from: its body and the exact
