@@ -74,7 +74,10 @@ func TestWorkingStateSurvivesCompaction(t *testing.T) {
 	restored := strings.Join(first.SystemMessages(), "\n")
 	for _, want := range []string{
 		"ctxkeep restored this session's working state after compaction",
-		"Document the limits", limit, "token bucket instead of a sliding window",
+		// Files are listed under the project's path, once: the whole path
+		// is the header's folder and the line's name.
+		"paths under " + h.Project + string(filepath.Separator) + ")", "- limit.go: edited 2×",
+		"Document the limits", "token bucket instead of a sliding window",
 		"no, use the sliding window: we bill on exact counts.", "unreachable code",
 		"Outputs kept out of the context", "sh gen.sh",
 	} {

@@ -116,7 +116,9 @@ func TestMCPToolsGiveBackStoredOutputs(t *testing.T) {
 			return fakeapi.Say("done")
 		}
 		found, _ := r.ToolResult("toolu_search")
-		m := regexp.MustCompile(`(?m)^(k[0-9a-f]{11}) · session ` + first.SessionID[:8] + ` · step \d+\.\d+ · .*\n(?:  \d+:.*\n)*?  (\d+):    quorum_test.go:41: ` + line + `$`).FindStringSubmatch(found)
+		// A hit: its head line, what it matched and ran, then its lines,
+		// each with its number in the step.
+		m := regexp.MustCompile(`(?m)^(k[0-9a-f]{11}) · session ` + first.SessionID[:8] + ` · step \d+\.\d+ · .*\n(?:  .*\n)*?  (\d+):    quorum_test.go:41: ` + line + `$`).FindStringSubmatch(found)
 		if m == nil {
 			return fakeapi.Say("not found")
 		}

@@ -44,7 +44,7 @@ func TestTeamSyncNotBlocked(t *testing.T) {
 	}
 	output := out.String()
 	u.writeTranscript("run the tests", "go test ./...", output)
-	u.run("list")
+	u.run("install", "--plugin", t.TempDir()) // prepares the store (the hook never migrates, nor do commands that only read)
 	if r := u.hook(u.event("PostToolUse", map[string]any{"tool_name": "Bash", "tool_use_id": "toolu_secrets_1",
 		"tool_input":    map[string]any{"command": "go test ./..."},
 		"tool_response": map[string]any{"stdout": output, "stderr": "", "interrupted": false, "isImage": false}})); !strings.Contains(r, "updatedToolOutput") {
