@@ -116,12 +116,19 @@ func buildFloor(b *testing.B) string {
 	return floor
 }
 
-// migrate prepares the store of env's CTXKEEP_HOME, as install does.
+// migrate prepares the store of env's CTXKEEP_HOME, as install does. An
+// earlier build given as the baseline may refuse to install a binary not
+// named ctxkeep; it prepared the store with any command (stats).
 func migrate(b testing.TB, bin string, env []string) {
 	cmd := exec.Command(bin, "install", "--plugin", b.TempDir()) // no settings file touched
 	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("ctxkeep install --plugin: %v\n%s", err, out)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		old := exec.Command(bin, "stats")
+		old.Env = env
+		if more, err2 := old.CombinedOutput(); err2 != nil {
+			b.Fatalf("ctxkeep install --plugin: %v\n%s\nctxkeep stats: %v\n%s", err, out, err2, more)
+		}
 	}
 }
 
