@@ -83,11 +83,6 @@ func newGeminiSession(t *testing.T, dir string, st Store) geminiSession {
 	if err := os.WriteFile(g.chat, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// Archived as `ctxkeep archive` archives a chat.
-	if _, err := keep.ArchiveAll(ctx, st, keep.Session{ID: g.id, Project: "/p/geminiproj", Transcript: g.chat, Agent: ctxkeep.AgentGemini,
-		Read: keep.ReadTurns(gemini.Reader{})}, nil); err != nil {
-		t.Fatal(err)
-	}
 	// Stored as the AfterTool hook stores it: the call id is ctxkeep's own
 	// (the payload names none), the replacement the view's hash.
 	e, err := st.PutEntry(ctx, ctxkeep.Entry{ID: "gemgemgem001", SessionID: g.id, ToolUseID: "gemini_0123456789abcdef0123", Tool: "Bash", Input: "./t.sh",
@@ -96,6 +91,11 @@ func newGeminiSession(t *testing.T, dir string, st Store) geminiSession {
 		t.Fatal(err)
 	}
 	g.entry = e.ID
+	// Archived as the hooks and `ctxkeep archive` archive a chat.
+	if _, err := keep.ArchiveAll(ctx, st, keep.Session{ID: g.id, Project: "/p/geminiproj", Transcript: g.chat, Agent: ctxkeep.AgentGemini,
+		Read: keep.ReadTurns(gemini.Reader{})}, nil); err != nil {
+		t.Fatal(err)
+	}
 	// The proof of effect finds the view in the chat: applied.
 	if n, err := proof.Check(ctx, st.(ctxkeep.Local), g.id, g.chat, ctxkeep.AgentGemini, -1); err != nil || n != 1 {
 		t.Fatalf("proof: %d verdicts, %v", n, err)
@@ -152,6 +152,14 @@ func TestGeminiSessionPages(t *testing.T) {
 	if strings.Contains(page, secret) {
 		t.Errorf("the session page shows the secret")
 	}
+	// The output is on the step of its call (the archive found it by its
+	// view), not among the outputs no step names.
+	chip := strings.Index(page, `href="/o/`+g.entry+`"`)
+	place := strings.LastIndex(page[:max(chip, 0)], `data-place="`)
+	if chip < 0 || place < 0 || !strings.HasPrefix(page[place:], `data-place="2.`) || strings.Contains(page[place:chip], "</li>") ||
+		strings.Contains(page, "Other stored outputs") {
+		t.Errorf("the output is not on the step of its call, in turn 2")
+	}
 	if t.Failed() {
 		t.Logf("%s", page)
 	}
@@ -203,9 +211,13 @@ func TestGeminiSessionPages(t *testing.T) {
 		t.Logf("%s", now)
 	}
 
-	// Search finds the Gemini step, named by its client.
+	// Search finds the Gemini steps, named by their client: by what the
+	// model saw, and by the original ctxkeep kept out.
 	res := get(s, "/search?q=hello-from-shell").Body.String()
 	if !strings.Contains(res, `<span class="badge gemini">Gemini CLI</span>`) || !strings.Contains(res, `href="/s/`+g.id+`?turn=1#`) {
 		t.Errorf("search:\n%.3000s", res)
+	}
+	if res := get(s, "/search?q=GEMINI-ORIGINAL-MARK-5512").Body.String(); !strings.Contains(res, `href="/s/`+g.id+`?turn=2#`) {
+		t.Errorf("search for the original:\n%.3000s", res)
 	}
 }
