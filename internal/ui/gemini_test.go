@@ -51,8 +51,11 @@ func newGeminiSession(t *testing.T, dir string, st Store) geminiSession {
 	g.view = "[ctxkeep] ./t.sh: 3,003 lines kept out of the context; exit status 1.\n--- FAIL: X\n… 3,000 lines of reconcile_test.go …\nFAIL\nThe whole output: ctxkeep show gemgemgem001"
 	viewJSON, _ := json.Marshal(map[string]string{"error": g.view})
 
+	// ctxkeep's AfterTool warning, as the CLI appends a hook's context
+	// to the tool's result.
+	const warned = `PGID: 16388\n</untrusted_context>\n\n<hook_context>ctxkeep: the context is at 90% of the point where Gemini CLI compacts it automatically (182,000 of 524,288 tokens; window 1,048,576). To make the rest last: read files with offset/limit.</hook_context>"`
 	var b strings.Builder
-	for _, line := range strings.SplitAfter(string(compressed), "\n") {
+	for _, line := range strings.SplitAfter(strings.ReplaceAll(string(compressed), `PGID: 16388\n</untrusted_context>"`, warned), "\n") {
 		switch {
 		case strings.Contains(line, `"id":"e5a83a88`): // the first response, written twice
 			line = strings.Replace(line, `"tokens":{"input":1000`, `"tokens":{"input":182000`, 1)
@@ -119,7 +122,7 @@ func geminiLimits(s *Server) {
 // given after it, the context per response from the chat's token counts,
 // the swapped output as the view the model got (the deny's reason, as the
 // chat holds it) with the exact original one click away, and on Now its
-// largest outputs since the compression.
+// largest outputs since the compression; and the warning ctxkeep gave.
 func TestGeminiSessionPages(t *testing.T) {
 	dir := t.TempDir()
 	s, st := newServer(t, dir)
@@ -144,6 +147,7 @@ func TestGeminiSessionPages(t *testing.T) {
 		`class="chart"`, `<div class="big">12k`, // the context after the last response, of 1M
 		"say hello", "go on", // the prompts, from the archive
 		`href="/o/` + g.entry + `"`,
+		"Warnings ctxkeep gave", "after response 1</span> ctxkeep: the context is at 90% of the point where Gemini CLI compacts it automatically (182,000 of 524,288",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the session page lacks %q", want)
@@ -151,6 +155,9 @@ func TestGeminiSessionPages(t *testing.T) {
 	}
 	if strings.Contains(page, secret) {
 		t.Errorf("the session page shows the secret")
+	}
+	if n := strings.Count(page, "</span> ctxkeep: the context is at 90%"); n != 1 {
+		t.Errorf("the warning is listed %d times", n)
 	}
 	// The output is on the step of its call (the archive found it by its
 	// view), not among the outputs no step names.

@@ -313,6 +313,9 @@ func dialect(agent string) transcript.Dialect {
 // Gemini CLI chat's): a point for every response's usage, a mark for
 // every compaction (Gemini CLI's compression).
 func (sc *scan) takeUsage(d transcript.Dialect, line []byte) {
+	if sc.agent == ctxkeep.AgentGemini && bytes.Contains(line, warnMark) {
+		sc.takeChatWarnings(line)
+	}
 	if !d.MayMatter(line) {
 		return
 	}
@@ -329,6 +332,22 @@ func (sc *scan) takeUsage(d transcript.Dialect, line []byte) {
 		sc.tl.Points = append(sc.tl.Points, breakdown.Point{N: len(sc.tl.Points) + 1, Time: sc.usage.Timestamp,
 			Tokens: sc.usage.Tokens, Cycle: len(sc.tl.Compactions)})
 		sc.peak = max(sc.peak, sc.usage.Tokens)
+	}
+}
+
+// takeChatWarnings reads the warnings ctxkeep gave in a Gemini CLI chat
+// line: its AfterTool hook's context, which the CLI appends to the tool's
+// result in <hook_context>. A message is written again as it grows: a
+// warning read before is not taken twice.
+func (sc *scan) takeChatWarnings(line []byte) {
+	for _, res := range gemini.CallResults(line) {
+		if !strings.Contains(res, string(warnMark)) {
+			continue
+		}
+		txt := shown(strings.TrimSuffix(firstWith(res, string(warnMark)), "</hook_context>"))
+		if !slices.ContainsFunc(sc.warnings, func(w warning) bool { return w.Text == txt }) {
+			sc.warnings = append(sc.warnings, warning{At: sc.responses(), Text: txt})
+		}
 	}
 }
 
