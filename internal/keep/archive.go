@@ -11,13 +11,14 @@ package keep
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/archive"
-	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 )
 
@@ -302,6 +303,14 @@ type swaps struct {
 	byView map[string]ctxkeep.Entry // the view's hash (Entry.Replacement)
 }
 
+// viewSum is a view's hash as an entry records it (Entry.Replacement,
+// proof.Sum's sha256). keep does not import proof: proof imports the
+// agents, whose tests import keep.
+func viewSum(view string) string {
+	h := sha256.Sum256([]byte(view))
+	return hex.EncodeToString(h[:])
+}
+
 // swapLookup reads the outputs ctxkeep swapped out of the session.
 func swapLookup(ctx context.Context, st ctxkeep.Store, session string) (*swaps, error) {
 	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
@@ -330,7 +339,7 @@ func (w *swaps) lookup(step transcript.Step, byView bool) archive.Lookup {
 		if !ok && byView {
 			for _, c := range step.Calls {
 				if c.ID == toolUseID && c.Result != nil {
-					e, ok = w.byView[proof.Sum(c.Result.Text())]
+					e, ok = w.byView[viewSum(c.Result.Text())]
 					break
 				}
 			}
