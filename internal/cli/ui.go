@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/ui"
@@ -73,11 +74,17 @@ func (o *uiOptions) run(ctx context.Context, a *app, pos []string) error {
 	}
 	env := watch.ReadClientEnv(a.clientGetenv())
 	codexLimit := codex.AutoCompactLimit(a.codexHome())
+	// The user's and the system's compression threshold: the page's
+	// limits name no project, whose own .gemini/settings.json may differ.
+	geminiThreshold := gemini.CompressionThreshold(a.Getenv, "")
 	opt := ui.Options{
 		Store: st, Config: cfg, StateDir: d.State, StoreDir: st.Dir(), Now: a.Now, Version: version(), Log: a.Stderr,
 		Limits: func(agent, model string, window, peak int64) watch.Limits {
-			if agent == ctxkeep.AgentCodex {
+			switch agent {
+			case ctxkeep.AgentCodex:
 				return watch.Fixed(codex.Thresholds(window, codexLimit))
+			case ctxkeep.AgentGemini:
+				return watch.Fixed(gemini.Thresholds(model, geminiThreshold))
 			}
 			return watch.LimitsFor(cfg, model, window, peak, env)
 		},

@@ -87,3 +87,19 @@ func ClaudeName(tool string) string {
 	}
 	return tool
 }
+
+// Restored is the restore block ctxkeep's BeforeModel hook gave a
+// compressed session, kept in ctxkeep's state folder: the CLI keeps no
+// hook's edit of a request in its chat, so the block is given again with
+// every request of the compressed history, and this file is the only
+// record of what it put back (the UI shows it).
+type Restored struct {
+	Snapshot string `json:"snapshot"` // the hash of the <state_snapshot> it follows
+	Block    string `json:"block"`
+}
+
+// RestoredFile is where the restore block given to session is kept, in
+// ctxkeep's keep folder (<state>/keep).
+func RestoredFile(keepDir, session string) string {
+	return filepath.Join(keepDir, session+".gemini-restored.json")
+}

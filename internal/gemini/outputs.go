@@ -40,17 +40,42 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 	if meta, err = ReadMeta(path); err != nil {
 		return meta, nil, 0, err
 	}
+	outs, bad, err = outputs(path, false)
+	return meta, outs, bad, err
+}
+
+// LiveOutputs are the tool calls with a result since the chat's last
+// compression: those the model's context still holds (a compression
+// replaces the history before it with a <state_snapshot>).
+func LiveOutputs(path string) ([]ToolOutput, error) {
+	outs, _, err := outputs(path, true)
+	return outs, err
+}
+
+// outputs reads the tool calls of the chat at path that have a result, in
+// order; live forgets those before each compression.
+func outputs(path string, live bool) (outs []ToolOutput, bad int, err error) {
 	f, _, err := fsx.OpenRegular(path)
 	if err != nil {
-		return meta, nil, 0, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	at := map[string]int{} // call id → index in outs
+	snapshot := ""
 	sc := transcript.NewScanner(f, transcript.Cursor{})
 	for sc.Scan() {
 		rec, ok := decodeRecord(sc.Record().Raw)
 		if !ok {
 			bad++
+			continue
+		}
+		if s := rec.snapshot(); s != "" {
+			// A resume reloads the compressed history, the same snapshot
+			// again: only a new one is a compression.
+			if live && s != snapshot {
+				outs, at = outs[:0], map[string]int{}
+			}
+			snapshot = s
 			continue
 		}
 		for i := range rec.ToolCalls {
@@ -72,14 +97,14 @@ func Outputs(path string) (meta Meta, outs []ToolOutput, bad int, err error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return meta, nil, bad, fmt.Errorf("%s: %w", path, err)
+		return nil, bad, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, p := range sc.Problems() {
 		if p.Kind != transcript.BadField { // Claude Code's fields, not Gemini's: the line itself was read above
 			bad++
 		}
 	}
-	return meta, outs, bad, nil
+	return outs, bad, nil
 }
 
 // CallResults are the results a chat line's tool calls hold, as the model

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/ctxkeep/ctxkeep"
@@ -179,19 +178,13 @@ func geminiRestore(ctx context.Context, c *Call) (*Reply, error) {
 // restoreHead starts ctxkeep's restore block (keep's).
 const restoreHead = "ctxkeep restored this session's working state"
 
-// geminiRestored is the restore block given for a snapshot.
-type geminiRestored struct {
-	Snapshot string `json:"snapshot"` // its hash
-	Block    string `json:"block"`
-}
-
 // geminiBlock is the restore block for the session after the compression
 // that left snapshot: the one already worked out for it, or a new one.
 func (c *Call) geminiBlock(ctx context.Context, snapshot string) (string, error) {
 	sum := sha256.Sum256([]byte(snapshot))
 	key := hex.EncodeToString(sum[:])
-	path := filepath.Join(c.keepDir(), c.Event.SessionID+".gemini-restored.json")
-	var was geminiRestored
+	path := gemini.RestoredFile(c.keepDir(), c.Event.SessionID)
+	var was gemini.Restored
 	if data, err := fsx.ReadRegular(path, 4<<20); err == nil && json.Unmarshal(data, &was) == nil && was.Snapshot == key {
 		return was.Block, nil
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -209,7 +202,7 @@ func (c *Call) geminiBlock(ctx context.Context, snapshot string) (string, error)
 		block = redact.String(block)
 	}
 	block = text.Printable(block)
-	data, _ := json.Marshal(geminiRestored{Snapshot: key, Block: block})
+	data, _ := json.Marshal(gemini.Restored{Snapshot: key, Block: block})
 	if err := fsx.MkdirPrivate(c.keepDir()); err == nil {
 		err = fsx.WriteFileReplace(path, data, fsx.FilePerm)
 		if err != nil {

@@ -11,6 +11,8 @@ package keep
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -137,7 +139,7 @@ func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, e
 	if !ok || cur.Transcript != s.Transcript {
 		cur = start(s)
 	}
-	lookup, err := swapLookup(ctx, st, s.ID)
+	swapped, err := swapLookup(ctx, st, s.ID)
 	if err != nil {
 		return res, err
 	}
@@ -170,7 +172,7 @@ func Archive(ctx context.Context, st ctxkeep.Store, s Session) (ArchiveResult, e
 		}
 		res.Problems, res.Skipped = res.Problems+b.Problems, res.Skipped+b.Skipped
 		budget -= b.Read
-		written, err := st.SaveChunks(ctx, s.ID, chunksOf(s, b, lookup), b.Next)
+		written, err := st.SaveChunks(ctx, s.ID, chunksOf(s, b, swapped), b.Next)
 		if err != nil {
 			return res, err
 		}
@@ -212,10 +214,10 @@ func start(s Session) ctxkeep.ArchiveCursor {
 }
 
 // chunksOf archives a batch's steps and summaries.
-func chunksOf(s Session, b *Batch, lookup archive.Lookup) []ctxkeep.Chunk {
+func chunksOf(s Session, b *Batch, swapped *swaps) []ctxkeep.Chunk {
 	chunks := make([]ctxkeep.Chunk, 0, len(b.Steps)+len(b.Summaries))
 	for _, st := range b.Steps {
-		chunks = append(chunks, archive.FromStep(s.ID, s.Project, st.Turn, st.N, st.Step, lookup))
+		chunks = append(chunks, archive.FromStep(s.ID, s.Project, st.Turn, st.N, st.Step, swapped.lookup(st.Step, s.agent() == ctxkeep.AgentGemini)))
 	}
 	for _, sum := range b.Summaries {
 		chunks = append(chunks, archive.FromSummary(s.ID, s.Project, sum.Turn, sum.N, sum.Text, sum.Time))
@@ -292,28 +294,63 @@ func ReadClaude(_ context.Context, s Session, from ctxkeep.ArchiveCursor, limit 
 	return b, nil
 }
 
-// swapLookup finds the outputs ctxkeep swapped out of the session, by the
-// tool call that produced them, reading each original only when asked.
-func swapLookup(ctx context.Context, st ctxkeep.Store, session string) (archive.Lookup, error) {
+// swaps are the outputs ctxkeep swapped out of a session, by the tool call
+// that produced them and by the view that stood in for them.
+type swaps struct {
+	ctx    context.Context
+	st     ctxkeep.Store
+	byCall map[string]ctxkeep.Entry
+	byView map[string]ctxkeep.Entry // the view's hash (Entry.Replacement)
+}
+
+// viewSum is a view's hash as an entry records it (Entry.Replacement,
+// proof.Sum's sha256). keep does not import proof: proof imports the
+// agents, whose tests import keep.
+func viewSum(view string) string {
+	h := sha256.Sum256([]byte(view))
+	return hex.EncodeToString(h[:])
+}
+
+// swapLookup reads the outputs ctxkeep swapped out of the session.
+func swapLookup(ctx context.Context, st ctxkeep.Store, session string) (*swaps, error) {
 	es, err := st.Entries(ctx, ctxkeep.EntryFilter{Session: session})
 	if err != nil {
 		return nil, err
 	}
-	byCall := make(map[string]ctxkeep.Entry, len(es))
+	w := &swaps{ctx: ctx, st: st, byCall: make(map[string]ctxkeep.Entry, len(es)), byView: map[string]ctxkeep.Entry{}}
 	for _, e := range es {
 		if e.ToolUseID != "" {
-			byCall[e.ToolUseID] = e
+			w.byCall[e.ToolUseID] = e
+		}
+		if e.Replacement != "" {
+			w.byView[e.Replacement] = e
 		}
 	}
+	return w, nil
+}
+
+// lookup finds the swapped output of a call of step, reading its original
+// only when asked. A Gemini CLI hook names no call (ctxkeep's entry has an
+// id of its own), so a Gemini call's output is also found by its result:
+// the view, by its exact text, as the proof of effect finds it.
+func (w *swaps) lookup(step transcript.Step, byView bool) archive.Lookup {
 	return func(toolUseID string) (archive.Swapped, bool) {
-		e, ok := byCall[toolUseID]
+		e, ok := w.byCall[toolUseID]
+		if !ok && byView {
+			for _, c := range step.Calls {
+				if c.ID == toolUseID && c.Result != nil {
+					e, ok = w.byView[viewSum(c.Result.Text())]
+					break
+				}
+			}
+		}
 		if !ok {
 			return archive.Swapped{}, false
 		}
-		data, err := st.Open(ctx, e.Hash)
+		data, err := w.st.Open(w.ctx, e.Hash)
 		if err != nil {
 			return archive.Swapped{ID: e.ID}, true // referenced, not indexed: recall reports the problem
 		}
 		return archive.Swapped{ID: e.ID, Text: string(data)}, true
-	}, nil
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
+	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
 	"github.com/ctxkeep/ctxkeep/internal/watch"
@@ -108,10 +110,13 @@ func (s *Server) nowOf(ctx context.Context, a ctxkeep.ArchivedSession, seen time
 	if err != nil {
 		return p, err
 	}
-	byCall := map[string]ctxkeep.Entry{}
+	byCall, byView := map[string]ctxkeep.Entry{}, map[string]ctxkeep.Entry{}
 	now := s.o.Now()
 	for _, e := range entries {
 		byCall[e.ToolUseID] = e
+		if e.Replacement != "" {
+			byView[e.Replacement] = e
+		}
 		k := keptView{Chip: chipOf(e)}
 		if k.Chip.Status == breakdown.Applied || k.Chip.Status == breakdown.Printed {
 			p.KeptTok += k.Chip.Tokens
@@ -135,15 +140,19 @@ func (s *Server) nowOf(ctx context.Context, a ctxkeep.ArchivedSession, seen time
 	}
 	slices.SortStableFunc(p.Kept, func(x, y keptView) int { return cmp.Compare(y.Chip.Chars, x.Chip.Chars) })
 	p.Kept = p.Kept[:min(len(p.Kept), 12)]
-	if a.Agent == ctxkeep.AgentCodex || a.Transcript == "" {
+	if dialect(a.Agent) != nil || a.Transcript == "" {
 		p.Gauge = gaugeOf(a.Usage.Tokens, s.o.Limits(a.Agent, a.Usage.Model, a.Usage.Window, a.Usage.Tokens))
-		if a.Agent == ctxkeep.AgentCodex && a.Transcript != "" {
-			p.Problem = "a Codex rollout gives the context's size, not its parts: below, its largest tool outputs since the last compaction"
-			largest, err := codexLargest(a.Transcript)
-			if err != nil {
-				p.Problem = "the rollout could not be read: " + shown(err.Error())
+		if a.Transcript != "" {
+			file := "rollout"
+			if a.Agent == ctxkeep.AgentGemini {
+				file = "chat"
 			}
-			p.Largest = itemsOf(largest, byCall, nil)
+			p.Problem = "a " + agentName(a.Agent) + " " + file + " gives the context's size, not its parts: below, its largest tool outputs since the last " + compactionWord(a.Agent)
+			largest, err := liveLargest(a.Transcript, a.Agent)
+			if err != nil {
+				p.Problem = "the " + file + " could not be read: " + shown(err.Error())
+			}
+			p.Largest = itemsOf(largest, byCall, byView, nil)
 		}
 		return p, nil
 	}
@@ -168,7 +177,7 @@ func (s *Server) nowOf(ctx context.Context, a ctxkeep.ArchivedSession, seen time
 	for _, id := range r.report.Stale.StaleCalls {
 		stale[id] = true
 	}
-	p.Largest = itemsOf(r.largest, byCall, stale)
+	p.Largest = itemsOf(r.largest, byCall, nil, stale)
 	for _, v := range p.Largest {
 		if v.Stale {
 			p.StaleTok += v.Tokens
@@ -178,12 +187,18 @@ func (s *Server) nowOf(ctx context.Context, a ctxkeep.ArchivedSession, seen time
 }
 
 // itemsOf are the largest items as the page lists them: marked when stale,
-// linked to the output ctxkeep stored of the call.
-func itemsOf(largest []largeItem, byCall map[string]ctxkeep.Entry, stale map[string]bool) []itemView {
+// linked to the output ctxkeep stored of the call, found by the call's id
+// or (Gemini CLI, whose hooks get no call id) by the view the model got.
+func itemsOf(largest []largeItem, byCall, byView map[string]ctxkeep.Entry, stale map[string]bool) []itemView {
 	var out []itemView
 	for _, it := range largest {
 		v := itemView{Tool: it.tool, Input: shown(it.input), Tokens: it.tokens, Stale: stale[it.id]}
-		if e, ok := byCall[it.id]; ok && it.id != "" {
+		e, ok := byCall[it.id]
+		if !ok || it.id == "" {
+			e, ok = byView[it.view]
+			ok = ok && it.view != ""
+		}
+		if ok {
 			c := chipOf(e)
 			v.Output = &c
 		}
@@ -192,10 +207,11 @@ func itemsOf(largest []largeItem, byCall map[string]ctxkeep.Entry, stale map[str
 	return out
 }
 
-// codexLargest are the ten largest tool outputs of a Codex rollout since
-// its last compaction, as the model got them (a replacement's size when
-// ctxkeep's took effect), kept while the rollout does not change.
-func codexLargest(path string) ([]largeItem, error) {
+// liveLargest are the ten largest tool outputs of a Codex rollout or a
+// Gemini CLI chat since its last compaction, as the model got them (a
+// replacement's size when ctxkeep's took effect), kept while the file does
+// not change.
+func liveLargest(path, agent string) ([]largeItem, error) {
 	f, st, err := fsx.OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -206,19 +222,46 @@ func codexLargest(path string) ([]largeItem, error) {
 	if b := nowCache[path]; b != nil && b.size == st.Size() && b.mod.Equal(st.ModTime()) {
 		return b.largest, nil
 	}
-	outs, err := codex.LiveOutputs(path)
+	outs, err := liveOutputs(path, agent)
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(outs, func(x, y codex.ToolOutput) int { return cmp.Compare(len(y.Seen), len(x.Seen)) })
+	slices.SortStableFunc(outs, func(x, y liveOutput) int { return cmp.Compare(len(y.seen), len(x.seen)) })
 	counter := breakdown.Tokenizer()
 	b := &nowBreakdown{size: st.Size(), mod: st.ModTime()}
 	for _, o := range outs[:min(len(outs), 10)] {
-		b.largest = append(b.largest, largeItem{id: o.ID, tool: o.Tool, input: inputLine(o.Input),
-			tokens: breakdown.WithMargin(int64(counter.Count(o.Seen)))})
+		it := largeItem{id: o.id, tool: o.tool, input: inputLine(o.input), tokens: breakdown.WithMargin(int64(counter.Count(o.seen)))}
+		if agent == ctxkeep.AgentGemini && gemini.IsView(o.seen) {
+			it.view = proof.Sum(o.seen)
+		}
+		b.largest = append(b.largest, it)
 	}
 	nowCache[path] = b
 	return b.largest, nil
+}
+
+// liveOutput is a tool output the model's context still holds.
+type liveOutput struct {
+	id, tool, seen string
+	input          json.RawMessage
+}
+
+// liveOutputs reads them from a Codex rollout or a Gemini CLI chat, with
+// the client's own reader.
+func liveOutputs(path, agent string) ([]liveOutput, error) {
+	var out []liveOutput
+	if agent == ctxkeep.AgentGemini {
+		outs, err := gemini.LiveOutputs(path)
+		for _, o := range outs {
+			out = append(out, liveOutput{id: o.ID, tool: o.Tool, seen: o.Seen, input: o.Input})
+		}
+		return out, err
+	}
+	outs, err := codex.LiveOutputs(path)
+	for _, o := range outs {
+		out = append(out, liveOutput{id: o.ID, tool: o.Tool, seen: o.Seen, input: o.Input})
+	}
+	return out, err
 }
 
 // inputLine is a call's input in one line: the command, the file, the
@@ -228,7 +271,7 @@ func inputLine(input json.RawMessage) string {
 	if json.Unmarshal(input, &in) != nil {
 		return ""
 	}
-	for _, k := range []string{"command", "cmd", "file_path", "notebook_path", "pattern", "path", "url", "query", "description", "prompt"} {
+	for _, k := range []string{"command", "cmd", "file_path", "absolute_path", "notebook_path", "pattern", "path", "url", "query", "description", "prompt"} {
 		switch v := in[k].(type) {
 		case string:
 			if v != "" {
@@ -268,6 +311,7 @@ type nowBreakdown struct {
 type largeItem struct {
 	id, tool, input string
 	tokens          int64
+	view            string // the hash of a Gemini CLI view (proof.Sum), which names the output ctxkeep stored
 }
 
 var (

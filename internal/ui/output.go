@@ -17,6 +17,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/proof"
 	"github.com/ctxkeep/ctxkeep/internal/prune"
 	"github.com/ctxkeep/ctxkeep/internal/swap"
@@ -226,6 +227,9 @@ func (s *Server) viewOf(ctx context.Context, e ctxkeep.Entry) viewData {
 	if a, err := s.archived(ctx, e.SessionID); err == nil {
 		agent = a.Agent
 	}
+	if agent == ctxkeep.AgentGemini {
+		return s.chatView(v, path, e)
+	}
 	if agent == ctxkeep.AgentCodex {
 		txt, ok, err := rolloutOutput(path, e.ToolUseID, s.o.Config.Limits.TranscriptLineBytes, s.o.Config.Limits.TranscriptReadBytes)
 		switch {
@@ -270,11 +274,55 @@ func statusNote(e ctxkeep.Entry) string {
 	return ""
 }
 
+// chatView is the view a Gemini CLI chat holds in place of e's output: the
+// AfterTool deny's reason, which the chat keeps as the call's error. The
+// hook's payload names no call, so the entry's call id is ctxkeep's own:
+// the view is found by its exact text, as the proof of effect finds it
+// (proof.ScanChat).
+func (s *Server) chatView(v viewData, path string, e ctxkeep.Entry) viewData {
+	if e.Replacement == "" {
+		v.Note = "ctxkeep gave the model no view of this output"
+		return v
+	}
+	txt, ok, err := lastLine(path, []byte(gemini.ViewPrefix), s.o.Config.Limits.TranscriptLineBytes, s.o.Config.Limits.TranscriptReadBytes,
+		func(line []byte) (string, bool) {
+			for _, got := range gemini.CallResults(line) {
+				if proof.Sum(got) == e.Replacement {
+					return got, true
+				}
+			}
+			return "", false
+		})
+	switch {
+	case err != nil:
+		v.Note = "the chat could not be read: " + shown(err.Error())
+	case !ok && breakdown.StatusOf(e) == breakdown.NotApplied:
+		v.Note = statusNote(e)
+	case !ok:
+		v.Note = "the chat holds no view of this output (yet)"
+	default:
+		v.Text, v.Found = shown(txt), true
+		v.Note = statusNote(e)
+	}
+	return v
+}
+
 // rolloutOutput is what a Codex rollout holds as a call's output, as the
 // model got it (a hook's replacement when it took effect: codex.CallOutput),
-// the last such line. Only lines that name the call are decoded; lines
-// over maxLine are skipped, and at most maxRead bytes are read.
+// the last such line.
 func rolloutOutput(path, callID string, maxLine, maxRead int64) (string, bool, error) {
+	return lastLine(path, []byte(callID), maxLine, maxRead, func(line []byte) (string, bool) {
+		if cid, text, ok := codex.CallOutput(line); ok && cid == callID {
+			return text, true
+		}
+		return "", false
+	})
+}
+
+// lastLine is what pick finds in the last line of the file at path that
+// it finds something in. Only lines holding needle are decoded; lines
+// over maxLine are skipped, and at most maxRead bytes are read.
+func lastLine(path string, needle []byte, maxLine, maxRead int64, pick func(line []byte) (string, bool)) (string, bool, error) {
 	f, _, err := fsx.OpenRegular(path)
 	if err != nil {
 		return "", false, err
@@ -285,7 +333,6 @@ func rolloutOutput(path, callID string, maxLine, maxRead int64) (string, bool, e
 		r = io.LimitReader(f, maxRead)
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	id := []byte(callID)
 	out, found := "", false
 	for {
 		line, err := br.ReadSlice('\n')
@@ -302,8 +349,8 @@ func rolloutOutput(path, callID string, maxLine, maxRead int64) (string, bool, e
 				line = nil
 			}
 		}
-		if len(line) > 0 && bytes.Contains(line, id) {
-			if cid, text, ok := codex.CallOutput(line); ok && cid == callID {
+		if len(line) > 0 && bytes.Contains(line, needle) {
+			if text, ok := pick(line); ok {
 				out, found = text, true
 			}
 		}

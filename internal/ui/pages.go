@@ -43,6 +43,7 @@ func funcs() template.FuncMap {
 		"cut":         func(n int, s string) string { return text.Cut(text.FirstLine(s), n) },
 		"call":        callShort,
 		"agent":       agentName,
+		"compaction":  compactionWord,
 		"date":        func(t time.Time) string { return dateOf(t) },
 		"clock":       func(t time.Time) string { return localTime(t).Format("15:04") },
 		"when":        func(t time.Time) string { return localTime(t).Format("2006-01-02 15:04") },
@@ -107,10 +108,22 @@ func since(now, t time.Time) string {
 }
 
 func agentName(agent string) string {
-	if agent == ctxkeep.AgentCodex {
+	switch agent {
+	case ctxkeep.AgentCodex:
 		return "Codex"
+	case ctxkeep.AgentGemini:
+		return "Gemini CLI"
 	}
 	return "Claude Code"
+}
+
+// compactionWord is what the client calls a compaction: Gemini CLI
+// compresses its history.
+func compactionWord(agent string) string {
+	if agent == ctxkeep.AgentGemini {
+		return "compression"
+	}
+	return "compaction"
 }
 
 func newPages(csrf string) *pages {

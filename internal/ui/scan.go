@@ -13,6 +13,7 @@ import (
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
 	"github.com/ctxkeep/ctxkeep/internal/codex"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/redact"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -38,10 +39,10 @@ type scan struct {
 	mid    bool // the cursor may stand inside a line (a skipped long one)
 
 	recs     []transcript.Record // Claude Code: responses and compactions, trimmed
-	tl       breakdown.Timeline  // Codex: the usage points and compactions
+	tl       breakdown.Timeline  // Codex, Gemini CLI: the usage points and compactions
 	usage    ctxkeep.Usage
 	peak     int64
-	window   int64 // the window the client recorded (Codex)
+	window   int64 // the window the client recorded (Codex, Gemini CLI)
 	restores []restore
 	warnings []warning
 	results  map[string]int64 // tool_use id → offset of the line holding its result
@@ -160,8 +161,8 @@ var (
 
 // take reads one line at cur.
 func (sc *scan) take(line []byte, cur transcript.Cursor) {
-	if sc.agent == ctxkeep.AgentCodex {
-		sc.takeCodex(line)
+	if d := dialect(sc.agent); d != nil {
+		sc.takeUsage(d, line)
 		return
 	}
 	if sc.results == nil {
@@ -269,7 +270,7 @@ func firstWith(s, mark string) string {
 func shown(s string) string { return text.Printable(redact.String(s)) }
 
 func (sc *scan) compactions() int {
-	if sc.agent == ctxkeep.AgentCodex {
+	if dialect(sc.agent) != nil {
 		return len(sc.tl.Compactions)
 	}
 	n := 0
@@ -282,7 +283,7 @@ func (sc *scan) compactions() int {
 }
 
 func (sc *scan) responses() int {
-	if sc.agent == ctxkeep.AgentCodex {
+	if dialect(sc.agent) != nil {
 		return len(sc.tl.Points)
 	}
 	seen, n := "", 0
@@ -295,17 +296,33 @@ func (sc *scan) responses() int {
 	return n
 }
 
-// takeCodex reads a rollout line in Codex's dialect: a point for every
-// response's usage, a mark for every compaction.
-func (sc *scan) takeCodex(line []byte) {
-	d := codex.Usage{}
+// dialect reads the usage of a client whose transcript gives nothing else
+// a session page shows: Codex's rollout, Gemini CLI's chat. nil for
+// Claude Code's transcript, read here record by record.
+func dialect(agent string) transcript.Dialect {
+	switch agent {
+	case ctxkeep.AgentCodex:
+		return codex.Usage{}
+	case ctxkeep.AgentGemini:
+		return gemini.Usage{}
+	}
+	return nil
+}
+
+// takeUsage reads a line in the client's dialect (a Codex rollout's, a
+// Gemini CLI chat's): a point for every response's usage, a mark for
+// every compaction (Gemini CLI's compression).
+func (sc *scan) takeUsage(d transcript.Dialect, line []byte) {
+	if sc.agent == ctxkeep.AgentGemini && bytes.Contains(line, warnMark) {
+		sc.takeChatWarnings(line)
+	}
 	if !d.MayMatter(line) {
 		return
 	}
 	before := sc.usage
 	if d.Take(&sc.usage, line) {
 		sc.tl.Compactions = append(sc.tl.Compactions, breakdown.CompactionMark{After: len(sc.tl.Points), Time: sc.usage.Timestamp,
-			Trigger: "auto", PreTokens: before.Tokens})
+			Trigger: compactionTrigger(sc.agent), PreTokens: before.Tokens})
 		return
 	}
 	if sc.usage.Window > 0 {
@@ -318,9 +335,35 @@ func (sc *scan) takeCodex(line []byte) {
 	}
 }
 
+// takeChatWarnings reads the warnings ctxkeep gave in a Gemini CLI chat
+// line: its AfterTool hook's context, which the CLI appends to the tool's
+// result in <hook_context>. A message is written again as it grows: a
+// warning read before is not taken twice.
+func (sc *scan) takeChatWarnings(line []byte) {
+	for _, res := range gemini.CallResults(line) {
+		if !strings.Contains(res, string(warnMark)) {
+			continue
+		}
+		txt := shown(strings.TrimSuffix(firstWith(res, string(warnMark)), "</hook_context>"))
+		if !slices.ContainsFunc(sc.warnings, func(w warning) bool { return w.Text == txt }) {
+			sc.warnings = append(sc.warnings, warning{At: sc.responses(), Text: txt})
+		}
+	}
+}
+
+// compactionTrigger names a compaction read in a client's dialect: Codex
+// compacts automatically; Gemini CLI's chat does not say whether a
+// compression was automatic or /compress.
+func compactionTrigger(agent string) string {
+	if agent == ctxkeep.AgentGemini {
+		return "compression"
+	}
+	return "auto"
+}
+
 // timeline is the session's context over time with swaps placed.
 func (sc *scan) timeline(swaps []breakdown.Swap) breakdown.Timeline {
-	if sc.agent == ctxkeep.AgentCodex {
+	if dialect(sc.agent) != nil {
 		return sc.tl
 	}
 	return breakdown.BuildTimeline(sc.recs, swaps)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/breakdown"
+	"github.com/ctxkeep/ctxkeep/internal/fsx"
+	"github.com/ctxkeep/ctxkeep/internal/gemini"
 	"github.com/ctxkeep/ctxkeep/internal/recall"
 	"github.com/ctxkeep/ctxkeep/internal/text"
 	"github.com/ctxkeep/ctxkeep/internal/transcript"
@@ -268,6 +271,9 @@ func (s *Server) sessionUsage(d *sessionData, swaps []breakdown.Swap) {
 				}
 				d.Compacts = append(d.Compacts, v)
 			}
+			if n := len(d.Compacts); n > 0 && a.Agent == ctxkeep.AgentGemini && d.Compacts[n-1].Restore == "" {
+				d.Compacts[n-1].Restore = s.geminiRestored(a.ID)
+			}
 		} else {
 			d.Problem = "the transcript could not be read: " + shown(err.Error())
 		}
@@ -294,6 +300,25 @@ func (s *Server) sessionUsage(d *sessionData, swaps []breakdown.Swap) {
 		}
 		d.Chart = c
 	}
+}
+
+// geminiRestored is the restore block ctxkeep's hooks gave a Gemini CLI
+// session after its latest compression, as they kept it (the chat holds
+// none: the CLI keeps no hook's edit of a request), redacted; "" when
+// there is none.
+func (s *Server) geminiRestored(session string) string {
+	if s.o.StateDir == "" || session == "" || filepath.Base(session) != session || strings.HasPrefix(session, ".") {
+		return ""
+	}
+	data, err := fsx.ReadRegular(gemini.RestoredFile(filepath.Join(s.o.StateDir, "keep"), session), 4<<20)
+	if err != nil {
+		return ""
+	}
+	var r gemini.Restored
+	if json.Unmarshal(data, &r) != nil {
+		return ""
+	}
+	return shown(r.Block)
 }
 
 func cutText(s string, n int) string {
