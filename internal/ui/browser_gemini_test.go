@@ -40,7 +40,7 @@ func TestBrowserGemini(t *testing.T) {
 	if err := os.WriteFile(chat, real, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w.run("", "stats")
+	w.run("", "install", "--plugin", t.TempDir()) // prepares the store (commands that only read do not)
 
 	var out strings.Builder
 	out.WriteString("--- FAIL: X\n")
