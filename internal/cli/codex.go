@@ -86,9 +86,10 @@ func (a *app) onPath(name string) bool {
 	return false
 }
 
-// codexRegistration is the Claude Code registration's command and
-// timeouts, told it is Codex that calls.
-func (a *app) codexRegistration() (claudecode.Registration, error) {
+// registrationAs is the Claude Code registration's command and timeouts
+// handed to another client's registration (codex.Registration,
+// gemini.Registration), which tells the hook who calls.
+func (a *app) registrationAs(client func(hookCommand string, timeout func(event string) int) claudecode.Registration) (claudecode.Registration, error) {
 	reg, err := a.registration()
 	if err != nil {
 		return reg, err
@@ -97,14 +98,14 @@ func (a *app) codexRegistration() (claudecode.Registration, error) {
 	for _, h := range reg.Hooks {
 		timeouts[h.Event] = h.Timeout
 	}
-	return codex.Registration(reg.Command, func(event string) int { return timeouts[event] }), nil
+	return client(reg.Command, func(event string) int { return timeouts[event] }), nil
 }
 
 // installCodex registers the hooks in $CODEX_HOME/hooks.json and trusts
 // them in config.toml; prepare also readies the store (when Claude Code's
 // install, which does it, does not follow).
 func (a *app) installCodex(ctx context.Context, dryRun, prepare bool) error {
-	reg, err := a.codexRegistration()
+	reg, err := a.registrationAs(codex.Registration)
 	if err != nil {
 		return err
 	}

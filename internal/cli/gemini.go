@@ -29,25 +29,11 @@ func (a *app) geminiFound() bool {
 	return isDir(a.geminiHome()) || a.onPath("gemini")
 }
 
-// geminiRegistration is the Claude Code registration's command and
-// timeouts, told it is Gemini CLI that calls.
-func (a *app) geminiRegistration() (claudecode.Registration, error) {
-	reg, err := a.registration()
-	if err != nil {
-		return reg, err
-	}
-	timeouts := map[string]int{}
-	for _, h := range reg.Hooks {
-		timeouts[h.Event] = h.Timeout
-	}
-	return gemini.Registration(reg.Command, func(event string) int { return timeouts[event] }), nil
-}
-
 // installGemini registers the hooks in ~/.gemini/settings.json; prepare
 // also readies the store (when no other client's install, which does it,
 // follows).
 func (a *app) installGemini(ctx context.Context, dryRun, prepare bool) error {
-	reg, err := a.geminiRegistration()
+	reg, err := a.registrationAs(gemini.Registration)
 	if err != nil {
 		return err
 	}

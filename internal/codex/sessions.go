@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ctxkeep/ctxkeep"
 	"github.com/ctxkeep/ctxkeep/internal/fsx"
@@ -97,24 +96,7 @@ var errNotRollout = errors.New("not a Codex rollout (no session_meta on its firs
 // Report is the context usage of a session along its rollout.
 type Report struct {
 	Meta
-	Model       string        `json:"model"`
-	Usage       ctxkeep.Usage `json:"usage"` // now
-	Peak        int64         `json:"peak"`
-	Responses   int           `json:"responses"`
-	Compactions []Compaction  `json:"compactions"`
-	Timeline    []Point       `json:"timeline"` // one point a response
-}
-
-// Point is the context after one response.
-type Point struct {
-	Time   time.Time `json:"time"`
-	Tokens int64     `json:"tokens"`
-}
-
-// Compaction is one compaction: when, and the context just before it.
-type Compaction struct {
-	Time   time.Time `json:"time"`
-	Before int64     `json:"tokens_before"`
+	transcript.UsageReport
 }
 
 // ReadReport reads a whole rollout for its usage.
@@ -137,14 +119,14 @@ func ReadReport(path string) (*Report, error) {
 		takeUsage(&r.Usage, kind, &p, rec.Timestamp)
 		switch {
 		case kind == lineCompacted:
-			r.Compactions = append(r.Compactions, Compaction{Time: rec.Timestamp, Before: cycle})
+			r.Compactions = append(r.Compactions, transcript.CompactedAt{Time: rec.Timestamp, Before: cycle})
 			cycle = 0
 		case kind == lineEventMsg && p.Type == "token_count" && p.Info != nil && p.Info.Last.InputTokens > 0 && p.Info.Total.TotalTokens != cumulative:
 			// One point a response: the client repeats a token count,
 			// with the same session total.
 			cumulative = p.Info.Total.TotalTokens
 			r.Responses++
-			r.Timeline = append(r.Timeline, Point{Time: rec.Timestamp, Tokens: r.Usage.Tokens})
+			r.Timeline = append(r.Timeline, transcript.UsagePoint{Time: rec.Timestamp, Tokens: r.Usage.Tokens})
 			r.Peak, cycle = max(r.Peak, r.Usage.Tokens), max(cycle, r.Usage.Tokens)
 		}
 	}

@@ -205,24 +205,7 @@ func ValidChat(path string) error {
 // Report is the context usage of a session along its chat.
 type Report struct {
 	Meta
-	Model       string        `json:"model"`
-	Usage       ctxkeep.Usage `json:"usage"` // now
-	Peak        int64         `json:"peak"`
-	Responses   int           `json:"responses"`
-	Compactions []Compaction  `json:"compactions"`
-	Timeline    []Point       `json:"timeline"` // one point a response
-}
-
-// Point is the context of one response.
-type Point struct {
-	Time   time.Time `json:"time"`
-	Tokens int64     `json:"tokens"`
-}
-
-// Compaction is one compression: when, and the context just before it.
-type Compaction struct {
-	Time   time.Time `json:"time"`
-	Before int64     `json:"tokens_before"`
+	transcript.UsageReport
 }
 
 // ReadReport reads a whole chat for its usage. A model message written
@@ -245,14 +228,14 @@ func ReadReport(path string) (*Report, error) {
 			continue
 		}
 		if takeUsage(&r.Usage, &rec) {
-			r.Compactions = append(r.Compactions, Compaction{Time: raw.Timestamp, Before: cycle})
+			r.Compactions = append(r.Compactions, transcript.CompactedAt{Time: raw.Timestamp, Before: cycle})
 			cycle = 0
 			continue
 		}
 		if rec.Type == "gemini" && rec.Tokens != nil && rec.Tokens.Input > 0 && !seen[rec.ID] {
 			seen[rec.ID] = true
 			r.Responses++
-			r.Timeline = append(r.Timeline, Point{Time: rec.time(), Tokens: r.Usage.Tokens})
+			r.Timeline = append(r.Timeline, transcript.UsagePoint{Time: rec.time(), Tokens: r.Usage.Tokens})
 			r.Peak, cycle = max(r.Peak, r.Usage.Tokens), max(cycle, r.Usage.Tokens)
 		}
 	}

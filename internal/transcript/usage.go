@@ -1,6 +1,10 @@
 package transcript
 
-import "github.com/ctxkeep/ctxkeep"
+import (
+	"time"
+
+	"github.com/ctxkeep/ctxkeep"
+)
 
 // UpdateUsage takes the next record of the main transcript into account in
 // u, counted as the client counts it (claude-code-hooks.md §8.3): from the
@@ -43,4 +47,29 @@ func CurrentContext(recs []Record) ctxkeep.Usage {
 		UpdateUsage(&u, &recs[i])
 	}
 	return u
+}
+
+// UsageReport is a session's context usage along its transcript, for the
+// clients whose transcripts hold totals only (Codex's rollouts, Gemini
+// CLI's chats): what `ctxkeep context` and the web UI show of them.
+type UsageReport struct {
+	Model       string        `json:"model"`
+	Usage       ctxkeep.Usage `json:"usage"` // now
+	Peak        int64         `json:"peak"`
+	Responses   int           `json:"responses"`
+	Compactions []CompactedAt `json:"compactions"`
+	Timeline    []UsagePoint  `json:"timeline"` // one point a response
+}
+
+// UsagePoint is the context after one response.
+type UsagePoint struct {
+	Time   time.Time `json:"time"`
+	Tokens int64     `json:"tokens"`
+}
+
+// CompactedAt is one compaction (Gemini CLI: compression): when, and the
+// context just before it.
+type CompactedAt struct {
+	Time   time.Time `json:"time"`
+	Before int64     `json:"tokens_before"`
 }
